@@ -1,0 +1,76 @@
+"""Timings of the theory engine against baselines measured in the same run.
+
+    python benchmarks/theory_bench.py [--quick]
+
+Prints, for this machine:
+  1. float64 row, L = 1_000_000, H = 64 (target < 1 s);
+  2. arb at 50 digits, L = 10_000, H = 24 (target < 0.5 s), against mpmath at
+     the same precision;
+  3. the O(H L) float64 row against the dense rollout (N^H as H products of
+     L x L matrices, as attention-rollout code does it) at L = 2048, H = 24
+     (target >= 1000x).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from lostmid_jax import theory
+
+
+def best_time(fn, repeats: int) -> float:
+    """Smallest wall time of ``repeats`` calls (seconds)."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def dense_rollout_last_row(length: int, depth: int, alpha: float) -> np.ndarray:
+    """Baseline: R = N_H ... N_1 by dense L x L float64 products, last row."""
+    mixing = theory.mixing_matrix(length, alpha)
+    product = np.eye(length)
+    for _ in range(depth):
+        product = mixing @ product
+    return product[-1]
+
+
+def report(name: str, seconds: float, target: str) -> None:
+    print(f"{name:<58}{seconds:>10.4f} s   target {target}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes (a smoke check of the script)")
+    args = parser.parse_args()
+    scale = 10 if args.quick else 1
+
+    length, depth = 1_000_000 // scale, 64
+    t = best_time(lambda: theory.influence_row(length, depth, 0.5), 3)
+    report(f"float64 row L={length:,} H={depth}", t, "< 1 s")
+
+    length, depth = 10_000 // scale, 24
+    t_arb = best_time(lambda: theory.influence_row(length, depth, 0.5, backend="arb", dps=50), 2)
+    t_mp = best_time(lambda: theory.influence_row(length, depth, 0.5, backend="mpmath", dps=50), 1)
+    report(f"arb 50 digits L={length:,} H={depth}", t_arb, "< 0.5 s")
+    report(f"mpmath 50 digits L={length:,} H={depth}", t_mp, "(baseline)")
+    print(f"  arb is {t_mp / t_arb:.1f}x faster than mpmath")
+
+    length, depth = 2048 // (2 if args.quick else 1), 24
+    fast = theory.influence_row(length, depth, 0.5)
+    dense = dense_rollout_last_row(length, depth, 0.5)
+    t_fast = best_time(lambda: theory.influence_row(length, depth, 0.5), 20)
+    t_dense = best_time(lambda: dense_rollout_last_row(length, depth, 0.5), 1)
+    report(f"float64 row L={length} H={depth}", t_fast, "")
+    report(f"dense L x L rollout L={length} H={depth}", t_dense, "(baseline)")
+    print(f"  row is {t_dense / t_fast:,.0f}x faster than the dense rollout (target >= 1000x); "
+          f"max |difference| {np.abs(fast - dense).max():.2e}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""Hop-count distribution: how many of the H blocks route through attention.
+
+Expanding N_H ... N_1 with N_l = (1 - a_l) I + a_l M gives
+N^H = sum_k P(K = k) M^k, where K counts the layers whose attention branch is
+taken: Binomial(H, a) for constant a, Poisson-binomial(a_1..a_H) in general.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+
+from ._validate import alpha_schedule, check_depth, check_dps, to_fraction
+
+
+def hop_distribution(depth: int, alpha, *, backend: str = "float64", dps: int = 50):
+    """P(K = k) for k = 0..H.
+
+    Args:
+      depth: H >= 0.
+      alpha: a in [0, 1] or a sequence of H per-layer values.
+      backend: "float64" (numpy [H+1]), "mpmath" (list of mpf at ``dps``
+        digits) or "exact" (list of Fraction).
+      dps: digits for "mpmath".
+
+    >>> hop_distribution(2, 0.5)
+    array([0.25, 0.5 , 0.25])
+    >>> hop_distribution(2, [Fraction(1, 3), 1], backend="exact")
+    [Fraction(0, 1), Fraction(2, 3), Fraction(1, 3)]
+    """
+    depth = check_depth(depth)
+    schedule = alpha_schedule(depth, alpha)
+    if backend == "float64":
+        return np.exp(log_hop_distribution(depth, alpha))
+    if backend == "exact":
+        values = [to_fraction(a) for a in schedule]
+        one, zero = Fraction(1), Fraction(0)
+    elif backend == "mpmath":
+        ctx = mpmath.MPContext()
+        ctx.dps = check_dps(dps)
+        values = [ctx.mpf(to_fraction(a).numerator) / to_fraction(a).denominator for a in schedule]
+        one, zero = ctx.one, ctx.zero
+    else:
+        raise ValueError(f"backend must be one of ('float64', 'mpmath', 'exact'), got {backend!r}")
+    probs = [one] + [zero] * depth
+    for n, a in enumerate(values, start=1):
+        for k in range(n, 0, -1):
+            probs[k] = probs[k] * (one - a) + probs[k - 1] * a
+        probs[0] = probs[0] * (one - a)
+    return probs
+
+
+def log_hop_distribution(depth: int, alpha) -> np.ndarray:
+    """log P(K = k), k = 0..H, by a log-space Poisson-binomial recursion (float64).
+
+    Stays finite where P(K = k) underflows (e.g. a^H for large H); exact
+    zeros (a = 0 or 1 layers) are -inf.
+    """
+    depth = check_depth(depth)
+    schedule = alpha_schedule(depth, alpha)
+    log_p = np.full(depth + 1, -np.inf)
+    log_p[0] = 0.0
+    with np.errstate(divide="ignore"):
+        for a in schedule:
+            a = float(a)
+            stay, hop = np.log1p(-a) if a < 1 else -np.inf, np.log(a)
+            shifted = np.concatenate([[-np.inf], log_p[:-1]])
+            log_p = np.logaddexp(log_p + stay, shifted + hop)
+    return log_p
