@@ -10,9 +10,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from . import sweep as _sweep
 from . import theory as _theory
 
-_SUBCOMMANDS = [_theory]
+_SUBCOMMANDS = [_theory, _sweep]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -42,6 +42,7 @@ class ProfileSummary:
     Attributes:
       length: L, or None for the continuum limit.
       recency_weight: mass of the last token (delta at x = 1).
+      log10_recency_weight: its log10 (finite where the weight underflows).
       primacy_mass: mass at x <= band.
       middle_mass: mass at band < x < 1 - band.
       late_mass: mass at x >= 1 - band, last token excluded.
@@ -57,6 +58,7 @@ class ProfileSummary:
 
     length: int | None
     recency_weight: float
+    log10_recency_weight: float
     primacy_mass: float
     middle_mass: float
     late_mass: float
@@ -98,6 +100,7 @@ def summarize_log_row(log_row, *, band: float = 0.1) -> ProfileSummary:
     return ProfileSummary(
         length=length,
         recency_weight=math.exp(float(log_row[-1])),
+        log10_recency_weight=float(log_row[-1]) / _LN10,
         primacy_mass=math.exp(_log_mass(log_row[primacy])),
         middle_mass=math.exp(_log_mass(log_row[middle])),
         late_mass=math.exp(_log_mass(log_row[late])),
@@ -132,6 +135,7 @@ def continuum_summary(depth: int, alpha, *, band: float = 0.1) -> ProfileSummary
     return ProfileSummary(
         length=None,
         recency_weight=float(p[0]),
+        log10_recency_weight=float(log_p[0]) / _LN10,
         primacy_mass=primacy,
         middle_mass=middle,
         late_mass=late,

@@ -1,0 +1,60 @@
+"""Laws for the middle density rho_H(x) (theory.md section 4; proofs/).
+
+* All-attention path (a = 1): rho_H(x) = (ln 1/x)^(H-1) / (H-1)! exactly; at
+  x = 1/2 that is the paper's factorial dead zone (ln 2)^(H-1) / (H-1)!.
+* a < 1 (constant): the Laguerre form a (1-a)^(H-1) L^(1)_{H-1}(-z),
+  z = (a / (1-a)) ln(1/x), and the large-n asymptotic of Laguerre polynomials
+  at negative argument (DLMF 18.15.18, Perron's formula)
+      L^(1)_n(-z) ~ e^(-z/2) / (2 sqrt(pi)) * e^(2 sqrt(n z)) z^(-3/4) n^(1/4)
+  give the geometric-times-exp(sqrt) law
+      rho_H(x) ~ a (1-a)^(H-1) e^(-z/2) e^(2 sqrt((H-1) z)) (H-1)^(1/4)
+                 / (2 sqrt(pi) z^(3/4)),
+  whose relative error falls like (H-1)^(-1/2).
+All functions return natural logs so deep stacks never underflow.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ._validate import _check_one_alpha, check_depth
+
+
+def _check_x(x: float) -> float:
+    if not (isinstance(x, (int, float)) and 0 < x < 1):
+        raise ValueError(f"x must be a number in (0, 1), got {x!r}")
+    return float(x)
+
+
+def log_factorial_law(depth: int, x: float = 0.5) -> float:
+    """log of (ln 1/x)^(H-1) / (H-1)!: the a = 1 density, H >= 1.
+
+    >>> round(math.exp(log_factorial_law(3)), 12)  # (ln 2)^2 / 2
+    0.240226506959
+    """
+    depth = check_depth(depth)
+    if depth < 1:
+        raise ValueError(f"depth must be >= 1 for the factorial law, got {depth}")
+    t = math.log(1.0 / _check_x(x))
+    return (depth - 1) * math.log(t) - math.lgamma(depth)
+
+
+def log_geometric_law(depth: int, alpha: float, x: float = 0.5) -> float:
+    """log of the large-H asymptotic of rho_H(x) for constant a in (0, 1), H >= 2."""
+    depth = check_depth(depth)
+    if depth < 2:
+        raise ValueError(f"depth must be >= 2 for the asymptotic law, got {depth}")
+    a = float(_check_one_alpha(alpha, "alpha"))
+    if not 0 < a < 1:
+        raise ValueError(f"alpha must be in (0, 1) for the geometric law, got {alpha!r}")
+    n = depth - 1
+    z = a / (1.0 - a) * math.log(1.0 / _check_x(x))
+    return (
+        math.log(a)
+        + n * math.log1p(-a)
+        - z / 2
+        + 2 * math.sqrt(n * z)
+        + 0.25 * math.log(n)
+        - math.log(2 * math.sqrt(math.pi))
+        - 0.75 * math.log(z)
+    )

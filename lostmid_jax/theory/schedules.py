@@ -1,0 +1,29 @@
+"""Per-layer attention-strength schedules a_1..a_H.
+
+Every function returns a tuple of H floats in [0, 1], ready for the
+``alpha`` argument of the theory functions.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ._validate import _check_one_alpha, check_depth
+
+
+def power_law_schedule(depth: int, a0: float, b: float) -> tuple[float, ...]:
+    """a_l = a0 (l + 1)^(-b) for l = 0..H-1 (layer 0 gets a0).
+
+    Args:
+      depth: H >= 0.
+      a0: strength of the first layer, in [0, 1].
+      b: decay exponent, finite and >= 0 (b = 0 is the constant schedule).
+
+    >>> power_law_schedule(3, 0.8, 1.0)
+    (0.8, 0.4, 0.26666666666666666)
+    """
+    depth = check_depth(depth)
+    a0 = float(_check_one_alpha(a0, "a0"))
+    if isinstance(b, bool) or not isinstance(b, (int, float)) or not math.isfinite(b) or b < 0:
+        raise ValueError(f"b must be a finite number >= 0, got {b!r}")
+    return tuple(a0 * (layer + 1) ** (-float(b)) for layer in range(depth))

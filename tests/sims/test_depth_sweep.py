@@ -1,0 +1,124 @@
+"""sims/depth_sweep.py end to end at smoke size, checked against the theory API."""
+
+import csv
+import json
+import math
+import pathlib
+import subprocess
+import sys
+
+import mpmath
+import numpy as np
+import pytest
+
+from lostmid_jax import theory
+from lostmid_jax.cli import sweep as sweep_cli
+from lostmid_jax.theory.schedules import power_law_schedule
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def smoke_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sweep") / "run"
+    assert sweep_cli.main(["--smoke", "--no-progress", "--out", str(out)]) == 0
+    return out
+
+
+def _rows(run_dir):
+    with open(run_dir / "results.csv", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_run_directory_contents(smoke_run):
+    names = {p.name for p in smoke_run.iterdir()}
+    assert {"config.json", "results.csv", "verdict.txt"} <= names
+    assert len([n for n in names if n.endswith(".png")]) == 4
+    config = json.loads((smoke_run / "config.json").read_text())
+    assert config["config"]["depths"] == [1, 2, 4, 8, 16, 32]
+    assert config["versions"]["jax"]
+    assert "a=1: the factorial law holds exactly" in (smoke_run / "verdict.txt").read_text()
+
+
+def test_rerun_is_deterministic(smoke_run, tmp_path):
+    sweep_cli.main(["--smoke", "--no-progress", "--no-figures", "--out", str(tmp_path)])
+    assert (tmp_path / "results.csv").read_text() == (smoke_run / "results.csv").read_text()
+
+
+def _alpha(row, depth):
+    a = float(row["alpha"])
+    return a if row["schedule"] == "constant" else power_law_schedule(depth, a, float(row["b"]))
+
+
+def test_every_number_reproduced_by_theory_api(smoke_run):
+    """Recompute each column from influence_row / continuum_density / mpmath directly."""
+    rows = _rows(smoke_run)
+    assert len(rows) == 2 * 3 * 6 * 2  # (constant + power) x alphas x depths x (L, continuum)
+    for r in rows:
+        depth = int(r["depth"])
+        alpha = _alpha(r, depth)
+        factorial = mpmath.log10(mpmath.log(2) ** (depth - 1) / mpmath.factorial(depth - 1))
+        assert float(r["log10_factorial_law"]) == pytest.approx(float(factorial), abs=1e-12)
+        if r["length"] == "continuum":
+            assert float(r["recency_weight"]) == pytest.approx(theory.recency_weight(depth, alpha), rel=1e-12)
+            rho = theory.continuum_density(mpmath.mpf(1) / 2, depth, alpha, dps=30)
+            assert float(r["log10_middle_density"]) == pytest.approx(float(mpmath.log10(rho)) if rho else -math.inf, abs=1e-10)
+            # primacy = int_0^0.1 rho dx, with x = e^-t so the log singularity at 0 is smooth
+            hops = theory.hop_distribution(depth, alpha, backend="mpmath", dps=20)
+            density = lambda t: sum(p * t ** (k - 1) / mpmath.factorial(k - 1) for k, p in enumerate(hops) if k) * mpmath.exp(-t)  # noqa: E731
+            primacy = mpmath.quad(density, [mpmath.log(10), 20, 60, 300])  # tail past 300: < 1e-80
+            assert float(r["primacy_mass"]) == pytest.approx(float(primacy), rel=1e-8, abs=1e-14)
+            if r["schedule"] == "constant" and 0 < float(r["alpha"]) < 1 and depth >= 2:
+                assert r["log10_geometric_law"] not in ("", "nan")
+            continue
+        length = int(r["length"])
+        row = np.asarray(theory.influence_row(length, depth, alpha, backend="exact"), dtype=float)
+        x = np.arange(1, length + 1) / length
+        assert float(r["recency_weight"]) == pytest.approx(row[-1], rel=1e-12)
+        assert float(r["primacy_mass"]) == pytest.approx(row[x <= 0.1].sum(), rel=1e-12)
+        assert float(r["middle_mass"]) == pytest.approx(row[(x > 0.1) & (x < 0.9)].sum(), rel=1e-10, abs=1e-300)
+        assert float(r["late_mass"]) == pytest.approx(row[(x >= 0.9) & (x < 1)].sum(), rel=1e-10, abs=1e-300)
+        assert float(r["log10_middle_density"]) == pytest.approx(math.log10(length * row[length // 2 - 1]), abs=1e-10)
+        assert float(r["valley_x"]) == (np.argmin(row) + 1) / length
+        assert float(r["log10_peak_to_trough"]) == pytest.approx(math.log10(row.max() / row.min()), abs=1e-10)
+
+
+def test_geometric_law_column_matches_laguerre_asymptotics(smoke_run):
+    """At H = 32 the exact/asymptotic ratio is within the (H-1)^(-1/2) error band."""
+    for r in _rows(smoke_run):
+        if r["length"] == "continuum" and r["schedule"] == "constant" and r["depth"] == "32" and float(r["alpha"]) < 1:
+            a = mpmath.mpf(r["alpha"])
+            exact = a * (1 - a) ** 31 * mpmath.laguerre(31, 1, -(a / (1 - a)) * mpmath.log(2))
+            assert float(r["log10_middle_density"]) == pytest.approx(float(mpmath.log10(exact)), abs=1e-10)
+            ratio = 10 ** (float(r["log10_middle_density"]) - float(r["log10_geometric_law"]))
+            assert abs(ratio - 1) < 2 / math.sqrt(31)
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["--depths", ""], "depths must not be empty"),
+        (["--alphas", "0.5,1.5"], "alphas"),
+        (["--lengths", "0"], "length"),
+        (["--depths", "1,x"], "integers"),
+        (["--custom", "0.5,0.5", "--depths", "1-3"], "custom"),
+    ],
+)
+def test_bad_arguments_stop_before_work(argv, message, tmp_path, capsys):
+    out = tmp_path / "never"
+    with pytest.raises(SystemExit) as exc:
+        sweep_cli.main([*argv, "--out", str(out)])
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_script_runs_as_a_file(tmp_path):
+    """python sims/depth_sweep.py --smoke, as the README says (tiny grid for speed)."""
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "sims" / "depth_sweep.py"), "--smoke", "--no-progress", "--no-figures",
+         "--depths", "1,3", "--out", str(tmp_path / "r")],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Verdict" in result.stdout
