@@ -3,13 +3,12 @@
 * All-attention path (a = 1): rho_H(x) = (ln 1/x)^(H-1) / (H-1)! exactly; at
   x = 1/2 that is the paper's factorial dead zone (ln 2)^(H-1) / (H-1)!.
 * a < 1 (constant): the Laguerre form a (1-a)^(H-1) L^(1)_{H-1}(-z),
-  z = (a / (1-a)) ln(1/x), and the large-n asymptotic of Laguerre polynomials
-  at negative argument (DLMF 18.15.18, Perron's formula)
-      L^(1)_n(-z) ~ e^(-z/2) / (2 sqrt(pi)) * e^(2 sqrt(n z)) z^(-3/4) n^(1/4)
-  give the geometric-times-exp(sqrt) law
-      rho_H(x) ~ a (1-a)^(H-1) e^(-z/2) e^(2 sqrt((H-1) z)) (H-1)^(1/4)
+  z = (a / (1-a)) ln(1/x), and Perron's asymptotic of Laguerre polynomials at
+  negative argument (Szegő Thm 8.22.3; DLMF 18.15(iv)), written with N = H
+  (proofs/08_factorial_middle.md), give the geometric-times-exp(sqrt) law
+      rho_H(x) ~ (a / (1-a)) (1-a)^H e^(-z/2) e^(2 sqrt(H z)) H^(1/4)
                  / (2 sqrt(pi) z^(3/4)),
-  whose relative error falls like (H-1)^(-1/2).
+  with relative error (4 z^2 - 9) / (48 sqrt(z H)) + O(1/H).
 All functions return natural logs so deep stacks never underflow.
 """
 
@@ -47,14 +46,13 @@ def log_geometric_law(depth: int, alpha: float, x: float = 0.5) -> float:
     a = float(_check_one_alpha(alpha, "alpha"))
     if not 0 < a < 1:
         raise ValueError(f"alpha must be in (0, 1) for the geometric law, got {alpha!r}")
-    n = depth - 1
     z = a / (1.0 - a) * math.log(1.0 / _check_x(x))
     return (
         math.log(a)
-        + n * math.log1p(-a)
+        + (depth - 1) * math.log1p(-a)
         - z / 2
-        + 2 * math.sqrt(n * z)
-        + 0.25 * math.log(n)
+        + 2 * math.sqrt(depth * z)
+        + 0.25 * math.log(depth)
         - math.log(2 * math.sqrt(math.pi))
         - 0.75 * math.log(z)
     )

@@ -91,7 +91,8 @@ def test_geometric_law_column_matches_laguerre_asymptotics(smoke_run):
             exact = a * (1 - a) ** 31 * mpmath.laguerre(31, 1, -(a / (1 - a)) * mpmath.log(2))
             assert float(r["log10_middle_density"]) == pytest.approx(float(mpmath.log10(exact)), abs=1e-10)
             ratio = 10 ** (float(r["log10_middle_density"]) - float(r["log10_geometric_law"]))
-            assert abs(ratio - 1) < 2 / math.sqrt(31)
+            z = float(a / (1 - a) * mpmath.log(2))
+            assert abs(ratio - 1) < 2 * abs(4 * z**2 - 9) / (48 * math.sqrt(32 * z))
 
 
 @pytest.mark.parametrize(
