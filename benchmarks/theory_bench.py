@@ -8,7 +8,10 @@ Prints, for this machine:
      the same precision;
   3. the O(H L) float64 row against the dense rollout (N^H as H products of
      L x L matrices, as attention-rollout code does it) at L = 2048, H = 24
-     (target >= 1000x).
+     (target >= 1000x);
+  4. the structured rows of other attention priors (sliding window, chunks;
+     lostmid_jax.theory.priors) against the same dense rollout with their
+     dense Step-0 matrix, L = 2048, H = 24 (target >= 100x).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import time
 import numpy as np
 
 from lostmid_jax import theory
+from lostmid_jax.theory.prior_matrix import attention_matrix
 
 
 def best_time(fn, repeats: int) -> float:
@@ -31,9 +35,15 @@ def best_time(fn, repeats: int) -> float:
     return min(times)
 
 
-def dense_rollout_last_row(length: int, depth: int, alpha: float) -> np.ndarray:
-    """Baseline: R = N_H ... N_1 by dense L x L float64 products, last row."""
-    mixing = theory.mixing_matrix(length, alpha)
+def dense_rollout_last_row(length: int, depth: int, alpha: float, prior=None) -> np.ndarray:
+    """Baseline: R = N_H ... N_1 by dense L x L float64 products, last row.
+
+    N = (1 - a) I + a A with A the Cesàro matrix, or ``prior``'s dense matrix.
+    """
+    if prior is None:
+        mixing = theory.mixing_matrix(length, alpha)
+    else:
+        mixing = (1.0 - alpha) * np.eye(length) + alpha * attention_matrix(prior, length)
     product = np.eye(length)
     for _ in range(depth):
         product = mixing @ product
@@ -70,6 +80,17 @@ def main() -> None:
     report(f"dense L x L rollout L={length} H={depth}", t_dense, "(baseline)")
     print(f"  row is {t_dense / t_fast:,.0f}x faster than the dense rollout (target >= 1000x); "
           f"max |difference| {np.abs(fast - dense).max():.2e}")
+
+    for prior in (theory.SlidingWindow(length // 8), theory.Chunks.equal(length, 300)):
+        fast = theory.influence_row(length, depth, 0.5, prior=prior)
+        dense = dense_rollout_last_row(length, depth, 0.5, prior)
+        t_fast = best_time(lambda: theory.influence_row(length, depth, 0.5, prior=prior), 20)
+        t_dense = best_time(lambda: dense_rollout_last_row(length, depth, 0.5, prior), 1)
+        report(f"{prior.label} row L={length} H={depth}", t_fast, "")
+        report(f"dense L x L rollout, {prior.label}", t_dense, "(baseline)")
+        relative = np.abs(fast - dense).max() / dense.max()
+        print(f"  row is {t_dense / t_fast:,.0f}x faster than the dense rollout (target >= 100x); "
+              f"max |difference| / max {relative:.2e}")
 
 
 if __name__ == "__main__":

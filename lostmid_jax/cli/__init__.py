@@ -10,10 +10,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from . import counterfactuals as _counterfactuals
 from . import sweep as _sweep
 from . import theory as _theory
 
-_SUBCOMMANDS = [_theory, _sweep]
+_SUBCOMMANDS = [_theory, _sweep, _counterfactuals]
 
 
 def build_parser() -> argparse.ArgumentParser:

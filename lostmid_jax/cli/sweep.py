@@ -7,12 +7,12 @@ PNG figures, and prints a summary table and the verdict.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import math
 import time
 
 from .. import io
 from ..theory.sweep import CONTINUUM, SMOKE, DepthSweepConfig, sweep_records, verdict
+from ._runs import add_run_arguments, script_main
 from .args import float_list, int_list
 
 
@@ -31,11 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--custom", type=str, default=None, help="a custom per-layer schedule, comma-separated")
     p.add_argument("--lengths", type=str, default=None, help="discrete L values (default 2048); the continuum is always added")
     p.add_argument("--band", type=float, default=default.band, help="primacy / late band width in x")
-    p.add_argument("--out", type=str, default=None, help="run directory (default runs/depth_sweep/<timestamp>)")
-    p.add_argument("--root", type=str, default="runs", help="parent of the default run directory")
-    p.add_argument("--smoke", action="store_true", help="a seconds-long run (small grid)")
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    p.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    add_run_arguments(p, "depth_sweep", "H up to 32, L=256")
 
 
 def config_from_args(args) -> DepthSweepConfig:
@@ -107,12 +103,4 @@ def _figures(records, cfg, run_dir):
 
 def main(argv: list[str] | None = None) -> int:
     """Run the sweep as a script (``python sims/depth_sweep.py``)."""
-    parser = argparse.ArgumentParser(prog="depth_sweep", description=__doc__.splitlines()[0])
-    add_arguments(parser)
-    args = parser.parse_args(argv)
-    try:
-        cfg_check = config_from_args(args)  # validate before any work
-    except ValueError as err:
-        parser.exit(2, f"depth_sweep: error: {err}\n")
-    del cfg_check
-    return run(args)
+    return script_main("depth_sweep", __doc__.splitlines()[0], add_arguments, config_from_args, run, argv)

@@ -1,5 +1,10 @@
 """Exact influence rows w_j = (N_H ... N_1)[L, j] in O(H L).
 
+The default prior is uniform causal attention (the Cesàro matrix M); other
+Step-0 priors A (:mod:`.priors`: bidirectional, sliding window, chunks,
+prefix-LM, sinks, ALiBi) use N = (1 - a) I + a A and the structured
+operators of :mod:`.prior_ops`, also O(H L) (times the heads for ALiBi).
+
 For a row vector r, (r M)_j = sum_{i >= j} r_i / i is a suffix sum, so one
 residual block N = (1 - a) I + a M acts on the last row as
 
@@ -15,24 +20,35 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._arith import FieldOps, FloatOps, LogOps
+from ._fields import arb_field, fraction_field, mpmath_field
 from ._validate import alpha_schedule, check_backend, check_depth, check_dps, check_length
 from . import influence_exact, influence_jax
+from .prior_ops import rollout_row, row_operator
+from .priors import Causal, check_prior
 
 
-def influence_row(length: int, depth: int, alpha, *, backend: str = "float64", dps: int = 50):
+def influence_row(length: int, depth: int, alpha, *, prior=Causal(), backend: str = "float64", dps: int = 50):
     """Influence of each input position 1..L on the last position L after H blocks.
 
-    w_j = (N_H ... N_1)[L, j], N_l = (1 - a_l) I + a_l M (Chowdhury,
-    arXiv:2603.10123, with M the Cesàro matrix). The row sums to 1.
+    w_j = (N_H ... N_1)[L, j], N_l = (1 - a_l) I + a_l A (Chowdhury,
+    arXiv:2603.10123, with A = M the Cesàro matrix by default). The row sums
+    to 1.
 
     Args:
       length: L >= 1, number of positions.
       depth: H >= 0, number of residual attention blocks.
-      alpha: a in [0, 1] for every layer, or a sequence of H per-layer values.
+      alpha: a in [0, 1] for every layer, or a sequence of H per-layer values
+        (e.g. :func:`power_law_schedule`).
+      prior: the Step-0 attention matrix A, one of :mod:`.priors`
+        (``Causal()``, ``Bidirectional()``, ``SlidingWindow(w)``,
+        ``Chunks(lengths)``, ``PrefixLM(n)``, ``Sinks(s, window)``,
+        ``ALiBi(n_heads)``).
       backend: "float64" (numpy array [L]), "jax" (jitted float64 jax array
-        [L]), "mpmath" (list of L mpf at ``dps`` digits, local context),
-        "arb" (list of L python-flint arb balls certified to contain the exact
-        value), "exact" (list of L ``fractions.Fraction``; small L only).
+        [L]; Causal prior only), "mpmath" (list of L mpf at ``dps`` digits,
+        local context), "arb" (list of L python-flint arb balls certified to
+        contain the exact value), "exact" (list of L ``fractions.Fraction``;
+        small L only; ALiBi needs irrational weights, so not with ALiBi).
       dps: decimal digits for "mpmath" and "arb".
 
     Returns:
@@ -42,11 +58,17 @@ def influence_row(length: int, depth: int, alpha, *, backend: str = "float64", d
     array([0.16666667, 0.16666667, 0.66666667])
     >>> influence_row(3, 2, 1, backend="exact")
     [Fraction(11, 18), Fraction(5, 18), Fraction(1, 9)]
+    >>> from lostmid_jax.theory import SlidingWindow
+    >>> influence_row(4, 1, 0.5, prior=SlidingWindow(2), backend="exact")
+    [Fraction(0, 1), Fraction(0, 1), Fraction(1, 4), Fraction(3, 4)]
     """
     length = check_length(length)
     depth = check_depth(depth)
     schedule = alpha_schedule(depth, alpha)
+    prior = check_prior(prior, length)
     backend = check_backend(backend)
+    if not isinstance(prior, Causal):
+        return _prior_row(length, schedule, prior, backend, dps)
     if backend == "float64":
         return _row_float64(length, schedule)
     if backend == "jax":
@@ -57,6 +79,27 @@ def influence_row(length: int, depth: int, alpha, *, backend: str = "float64", d
     if backend == "mpmath":
         return influence_exact.row_mpmath(length, schedule, dps)
     return influence_exact.row_arb(length, schedule, dps)
+
+
+def _prior_row(length: int, schedule: tuple, prior, backend: str, dps: int):
+    """Any non-causal prior through its structured operator (:mod:`.prior_ops`)."""
+    if backend == "float64":
+        ops = FloatOps()
+        return rollout_row(length, schedule, row_operator(prior, length, ops), ops)
+    if backend == "jax":
+        raise ValueError(f"backend 'jax' supports prior=Causal() only, got prior={prior!r}; use backend='float64'")
+    if backend == "exact":
+        return _field_row(length, schedule, prior, fraction_field())
+    dps = check_dps(dps)
+    if backend == "mpmath":
+        return _field_row(length, schedule, prior, mpmath_field(dps))
+    with arb_field(dps) as field:
+        return _field_row(length, schedule, prior, field)
+
+
+def _field_row(length: int, schedule: tuple, prior, field) -> list:
+    ops = FieldOps(field)
+    return list(rollout_row(length, schedule, row_operator(prior, length, ops), ops))
 
 
 def _row_float64(length: int, schedule: tuple) -> np.ndarray:
@@ -70,7 +113,7 @@ def _row_float64(length: int, schedule: tuple) -> np.ndarray:
     return row
 
 
-def log_influence_row(length: int, depth: int, alpha) -> np.ndarray:
+def log_influence_row(length: int, depth: int, alpha, *, prior=Causal()) -> np.ndarray:
     """Natural log of :func:`influence_row`, computed in log space (float64).
 
     The same recurrence with sums done by ``logaddexp``: no underflow, so deep
@@ -83,16 +126,27 @@ def log_influence_row(length: int, depth: int, alpha) -> np.ndarray:
       length: L >= 1.
       depth: H >= 0.
       alpha: a in [0, 1] or a sequence of H per-layer values.
+      prior: the Step-0 attention matrix A (see :func:`influence_row`). For
+        ALiBi the reverse scan runs on shifted logs, costing a further
+        ~m L 1e-16 absolute per layer.
 
     Returns:
       float64 array [L] with log w_j.
 
     >>> np.round(np.exp(log_influence_row(3, 2, 1)) * 18, 12)
     array([11.,  5.,  2.])
+    >>> from lostmid_jax.theory import Bidirectional
+    >>> np.exp(log_influence_row(4, 1, 0.5, prior=Bidirectional()))
+    array([0.125, 0.125, 0.125, 0.625])
     """
     length = check_length(length)
     depth = check_depth(depth)
     schedule = alpha_schedule(depth, alpha)
+    prior = check_prior(prior, length)
+    if not isinstance(prior, Causal):
+        ops = LogOps()
+        with np.errstate(divide="ignore"):
+            return rollout_row(length, schedule, row_operator(prior, length, ops), ops)
     log_inv = -np.log(np.arange(1, length + 1, dtype=np.float64))
     log_row = np.full(length, -np.inf)
     log_row[-1] = 0.0

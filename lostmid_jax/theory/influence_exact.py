@@ -6,17 +6,12 @@ from position L down to 1 and keeping the running suffix sum s:
     s += r_i / i;   r_i <- (1 - a) r_i + a s.
 
 No global precision is changed: mpmath runs in a private ``MPContext`` and
-python-flint's precision is restored after use.
+python-flint's precision is restored after use (:mod:`._fields`).
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-import flint
-import mpmath
-
-from ._validate import to_fraction
+from ._fields import Field, arb_field, fraction_field, mpmath_field
 
 
 def _sweep(row, inv, schedule, convert, one):
@@ -39,27 +34,22 @@ def _sweep(row, inv, schedule, convert, one):
     return row
 
 
+def row_in_field(length: int, schedule: tuple, field: Field) -> list:
+    """The causal (Cesàro) row as a list of ``field`` elements."""
+    row = [field.zero] * length
+    row[-1] = field.one
+    inv = [field.one / i for i in range(1, length + 1)]
+    return _sweep(row, inv, schedule, field.convert, field.one)
+
+
 def row_exact(length: int, schedule: tuple) -> list:
     """Exact rational row (``Fraction``); alpha values are converted exactly."""
-    row = [Fraction(0)] * length
-    row[-1] = Fraction(1)
-    inv = [Fraction(1, i) for i in range(1, length + 1)]
-    return _sweep(row, inv, schedule, to_fraction, Fraction(1))
+    return row_in_field(length, schedule, fraction_field())
 
 
 def row_mpmath(length: int, schedule: tuple, dps: int) -> list:
     """Row of mpf numbers computed at ``dps`` digits in a private context."""
-    ctx = mpmath.MPContext()
-    ctx.dps = dps
-
-    def convert(alpha):
-        f = to_fraction(alpha)
-        return ctx.mpf(f.numerator) / f.denominator
-
-    row = [ctx.zero] * length
-    row[-1] = ctx.one
-    inv = [ctx.one / i for i in range(1, length + 1)]
-    return _sweep(row, inv, schedule, convert, ctx.one)
+    return row_in_field(length, schedule, mpmath_field(dps))
 
 
 def row_arb(length: int, schedule: tuple, dps: int) -> list:
@@ -69,17 +59,5 @@ def row_arb(length: int, schedule: tuple, dps: int) -> list:
     bound every rounding error (interval arithmetic), so the relative radius
     is about 10^-dps times a small multiple of L H.
     """
-    saved = flint.ctx.prec
-    flint.ctx.prec = int(dps * 3.3219280948873626) + 32
-    try:
-        def convert(alpha):
-            f = to_fraction(alpha)
-            return flint.arb(f.numerator) / f.denominator
-
-        one = flint.arb(1)
-        row = [flint.arb(0)] * length
-        row[-1] = one
-        inv = [one / i for i in range(1, length + 1)]
-        return _sweep(row, inv, schedule, convert, one)
-    finally:
-        flint.ctx.prec = saved
+    with arb_field(dps) as field:
+        return row_in_field(length, schedule, field)

@@ -1,0 +1,256 @@
+"""Step-0 attention priors: which row-stochastic matrix A a layer applies.
+
+At initialization query-key scores are ~0, so softmax attention is uniform
+over whatever the mask allows (plus any score bias that does not depend on
+the weights, such as ALiBi). Every prior below is such a Step-0 matrix A
+[L, L] (1-based query i, key j), used in the residual block
+
+    N_l = (1 - a_l) I + a_l A,     w_j = (N_H ... N_1)[L, j].
+
+Uniform priors: A[i, j] = 1 / |S_i| for j in the allowed set S_i, else 0.
+
+=================  ==========================================================
+prior              allowed keys S_i of query i
+=================  ==========================================================
+Causal()           1..i                    (the Cesàro matrix, the default)
+Bidirectional()    1..L
+SlidingWindow(w)   max(1, i - w + 1)..i    (w keys including i)
+Chunks(lengths)    start(i)..i, start(i) the first position of i's segment
+PrefixLM(n)        1..max(n, i)            (the first n tokens see each other)
+Sinks(s, w)        {j <= i : j <= s or j > i - w}   (StreamingLLM: s sink
+                   tokens plus a causal window of w; w = None is the full
+                   causal prefix, which already holds the sinks, so
+                   Sinks(s) equals Causal())
+=================  ==========================================================
+
+ALiBi(n_heads) is the softmax of the bias alone, per head h:
+A_h[i, j] = q_h^(i-j) / Z_i(q_h) for j <= i, q_h = e^(-m_h),
+Z_i = sum_{d<i} q_h^d, slopes m_h = 2^(-8 h / n_heads) (Press et al. 2022).
+The prior is the head average A = (1/n) sum_h A_h: with every head reading
+and writing the same residual stream (value/output maps that average the
+heads), the residual stream mixes heads linearly, so one block applies the
+averaged matrix. A model whose heads never mix (a separate stream per head)
+would instead give (1/n) sum_h prod_l N_l^(h), which differs from
+prod_l (1/n) sum_h N_l^(h) when H >= 2; the toolkit uses the averaged one.
+
+Fields are validated at construction; conditions that need L (Chunks
+lengths summing to L, prefix <= L, count <= L) by :func:`check_prior`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import numbers
+from fractions import Fraction
+
+import mpmath
+
+from ._validate import check_length
+
+
+def _check_int(name: str, value, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+@dataclasses.dataclass(frozen=True)
+class Causal:
+    """Uniform causal attention, A[i, j] = 1/i for j <= i (Cesàro matrix)."""
+
+    @property
+    def label(self) -> str:
+        return "causal"
+
+
+@dataclasses.dataclass(frozen=True)
+class Bidirectional:
+    """Full attention, A[i, j] = 1/L for every i, j."""
+
+    @property
+    def label(self) -> str:
+        return "bidirectional"
+
+
+@dataclasses.dataclass(frozen=True)
+class SlidingWindow:
+    """Causal sliding window: query i sees keys max(1, i - w + 1)..i.
+
+    Attributes:
+      width: w >= 1, keys per query including itself (w >= L is Causal()).
+    """
+
+    width: int
+
+    def __post_init__(self):
+        object.__setattr__(self, "width", _check_int("width", self.width, 1))
+
+    @property
+    def label(self) -> str:
+        return f"sliding window w={self.width}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Chunks:
+    """Document / chunk mask: causal uniform attention inside each segment.
+
+    Attributes:
+      lengths: segment lengths (each >= 1), in order; they must sum to L.
+        A list is stored as a tuple.
+    """
+
+    lengths: tuple[int, ...]
+
+    def __post_init__(self):
+        if isinstance(self.lengths, (str, bytes)) or not hasattr(self.lengths, "__iter__"):
+            raise ValueError(f"lengths must be a sequence of integers >= 1, got {self.lengths!r}")
+        values = tuple(_check_int(f"lengths[{k}]", v, 1) for k, v in enumerate(self.lengths))
+        if not values:
+            raise ValueError("lengths must hold at least one segment length")
+        object.__setattr__(self, "lengths", values)
+
+    @classmethod
+    def equal(cls, length: int, size: int) -> "Chunks":
+        """Segments of ``size`` tokens, the last one shorter if size does not divide L.
+
+        >>> Chunks.equal(10, 4)
+        Chunks(lengths=(4, 4, 2))
+        """
+        length, size = check_length(length), _check_int("size", size, 1)
+        full, rest = divmod(length, size)
+        return cls((size,) * full + ((rest,) if rest else ()))
+
+    @property
+    def label(self) -> str:
+        sizes = sorted(set(self.lengths))
+        shown = f"{sizes[0]}" if len(sizes) == 1 else f"{min(sizes)}-{max(sizes)}"
+        return f"chunks {len(self.lengths)}x{shown}"
+
+
+@dataclasses.dataclass(frozen=True)
+class PrefixLM:
+    """Prefix-LM: the first n tokens attend to each other, the rest causally.
+
+    Query i <= n sees keys 1..n; query i > n sees keys 1..i.
+
+    Attributes:
+      prefix: n, 0 <= n <= L (0 is Causal(), L is Bidirectional()).
+    """
+
+    prefix: int
+
+    def __post_init__(self):
+        object.__setattr__(self, "prefix", _check_int("prefix", self.prefix, 0))
+
+    @property
+    def label(self) -> str:
+        return f"prefix-LM n={self.prefix}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Sinks:
+    """Attention sinks (StreamingLLM): s always-visible first tokens plus a window.
+
+    Query i sees {j <= i : j <= s or j > i - w} uniformly. Everything stays
+    causal: a query before the end of the sinks sees only 1..i.
+
+    Attributes:
+      count: s >= 0 sink tokens, at most L.
+      window: w >= 1, the causal window including the query; None is the full
+        causal prefix (then the prior equals Causal()).
+    """
+
+    count: int
+    window: int | None = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "count", _check_int("count", self.count, 0))
+        if self.window is not None:
+            object.__setattr__(self, "window", _check_int("window", self.window, 1))
+
+    @property
+    def label(self) -> str:
+        return f"sinks s={self.count}" + ("" if self.window is None else f" + window w={self.window}")
+
+
+@dataclasses.dataclass(frozen=True)
+class ALiBi:
+    """ALiBi at Step 0: per-head softmax of -m_h (i - j) over j <= i, heads averaged.
+
+    Attributes:
+      n_heads: number of heads >= 1.
+      slopes: None for the standard m_h = 2^(-8 h / n_heads), h = 1..n_heads
+        (computed at the backend's precision); or n_heads finite slopes >= 0
+        (m = 0 is the uniform causal head), stored as a tuple.
+    """
+
+    n_heads: int
+    slopes: tuple | None = None
+
+    def __post_init__(self):
+        n = _check_int("n_heads", self.n_heads, 1)
+        object.__setattr__(self, "n_heads", n)
+        if self.slopes is None:
+            return
+        if isinstance(self.slopes, (str, bytes)) or not hasattr(self.slopes, "__len__"):
+            raise ValueError(f"slopes must be None or a sequence of {n} numbers >= 0, got {self.slopes!r}")
+        values = tuple(self.slopes)
+        if len(values) != n:
+            raise ValueError(f"slopes has {len(values)} entries but n_heads is {n}; they must match")
+        for k, m in enumerate(values):
+            ok = (isinstance(m, (numbers.Real, mpmath.mpf)) and not isinstance(m, bool)
+                  and mpmath.isfinite(m) and m >= 0)
+            if not ok:
+                raise ValueError(f"slopes[{k}] must be a finite number >= 0, got {m!r}")
+        object.__setattr__(self, "slopes", values)
+
+    def slope_values(self) -> tuple:
+        """The slopes as given, or the standard ones as exact exponents of 2.
+
+        Returns:
+          A tuple of n_heads entries: the given numbers, or ``Fraction`` e with
+          m_h = 2^e (e = -8 h / n_heads) for the standard slopes, so each
+          backend evaluates them at its own precision.
+        """
+        if self.slopes is not None:
+            return self.slopes
+        return tuple(Fraction(-8 * h, self.n_heads) for h in range(1, self.n_heads + 1))
+
+    def float_slopes(self) -> tuple[float, ...]:
+        """The slopes m_h as floats.
+
+        >>> ALiBi(2).float_slopes()
+        (0.0625, 0.00390625)
+        """
+        if self.slopes is not None:
+            return tuple(float(m) for m in self.slopes)
+        return tuple(math.pow(2.0, float(e)) for e in self.slope_values())
+
+    @property
+    def label(self) -> str:
+        return f"ALiBi {self.n_heads} heads" + ("" if self.slopes is None else " (custom slopes)")
+
+
+PRIORS = (Causal, Bidirectional, SlidingWindow, Chunks, PrefixLM, Sinks, ALiBi)
+
+
+def check_prior(prior, length: int):
+    """Validate ``prior`` for a sequence of ``length`` positions; return it.
+
+    Raises:
+      ValueError: naming the argument, if ``prior`` is not one of
+        :data:`PRIORS` or does not fit L (Chunks ``lengths`` not summing to
+        L, ``prefix`` > L, sink ``count`` > L).
+    """
+    length = check_length(length)
+    if not isinstance(prior, PRIORS):
+        names = ", ".join(p.__name__ for p in PRIORS)
+        raise ValueError(f"prior must be one of {names}, got {prior!r}")
+    if isinstance(prior, Chunks) and sum(prior.lengths) != length:
+        raise ValueError(f"Chunks lengths sum to {sum(prior.lengths)} but length is {length}; they must match")
+    if isinstance(prior, PrefixLM) and prior.prefix > length:
+        raise ValueError(f"prefix must be <= length = {length}, got {prior.prefix}")
+    if isinstance(prior, Sinks) and prior.count > length:
+        raise ValueError(f"count must be <= length = {length}, got {prior.count}")
+    return prior
