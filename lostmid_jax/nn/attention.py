@@ -1,0 +1,93 @@
+"""Multi-head / grouped-query self-attention with softmax or uniform weights.
+
+Shapes: B batch, L positions, D width, N query heads, G key/value heads
+(N = G R), K head dim.
+
+    o_i = W_o concat_h( sum_j A^h_ij v^h_j ),   v^h_j = W_v^h x_j
+
+softmax:       A^h = softmax_j(q_i . k_j / sqrt(K) + bias_ij)   over allowed j
+uniform:       A_ij = 1 / #{allowed j}  (Step-0 limit; q/k exist but are unused)
+linear-value:  the same uniform A with no q/k parameters at all.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from flax import nnx
+
+from .config import DecoderConfig
+from .init import linear
+from .masks import allowed_mask
+from .positions import alibi_bias, rope
+
+
+class Attention(nnx.Module):
+    """Self-attention layer, [B, L, D] -> [B, L, D]."""
+
+    def __init__(self, cfg: DecoderConfig, *, rngs: nnx.Rngs):
+        self.cfg = cfg
+        n, g, k, d = cfg.heads, cfg.resolved_kv_heads, cfg.resolved_head_dim, cfg.width
+        if cfg.attention == "linear-value":
+            self.q = self.k = None
+        else:
+            self.q = linear(cfg, d, n * k, bias=cfg.qkv_bias, rngs=rngs)
+            self.k = linear(cfg, d, g * k, bias=cfg.qkv_bias, rngs=rngs)
+        self.v = linear(cfg, d, g * k, bias=cfg.qkv_bias, rngs=rngs)
+        self.o = linear(cfg, n * k, d, bias=cfg.out_bias, rngs=rngs, residual_out=True)
+
+    def __call__(self, x: jax.Array, *, positions: jax.Array, segment_ids: jax.Array | None = None,
+                 freeze_probs: bool = False) -> tuple[jax.Array, jax.Array]:
+        """Attend.
+
+        Args:
+          x: [B, L, D] (already normalized) input.
+          positions: [B, L] positions for RoPE / ALiBi.
+          segment_ids: optional [B, L] segment ids (see masks.allowed_mask).
+          freeze_probs: stop gradients through the attention probabilities
+            (value pathway only).
+
+        Returns:
+          (out [B, L, D], probs [B, N, L, L]); probs cost nothing unless used.
+        """
+        cfg = self.cfg
+        b, length, _ = x.shape
+        n, g, k = cfg.heads, cfg.resolved_kv_heads, cfg.resolved_head_dim
+        r = n // g
+        allowed = allowed_mask(cfg, length, segment_ids)[:, None]  # [B|1, 1, L, L]
+        v = self.v(x).reshape(b, length, g, k)  # [B, L, G, K]
+        if cfg.attention == "softmax":
+            probs = self._softmax_probs(x, positions, allowed)  # [B, N, L, L]
+            if freeze_probs:
+                probs = jax.lax.stop_gradient(probs)
+            grouped = probs.reshape(b, g, r, length, length)
+            out = jnp.einsum("bgrlm,bmgk->blgrk", grouped, v, precision="highest")
+        else:
+            counts = jnp.sum(allowed, axis=-1, keepdims=True)
+            probs = (allowed / counts).astype(x.dtype)  # [B|1, 1, L, L]
+            probs = jnp.broadcast_to(probs, (b, 1, length, length))
+            if freeze_probs:
+                probs = jax.lax.stop_gradient(probs)
+            out = jnp.einsum("blm,bmgk->blgk", probs[:, 0], v, precision="highest")
+            out = jnp.broadcast_to(out[:, :, :, None], (b, length, g, r, k))
+            probs = jnp.broadcast_to(probs, (b, n, length, length))
+        return self.o(out.reshape(b, length, n * k)), probs
+
+    def _softmax_probs(self, x, positions, allowed):
+        cfg = self.cfg
+        b, length, _ = x.shape
+        n, g, k = cfg.heads, cfg.resolved_kv_heads, cfg.resolved_head_dim
+        q = self.q(x).reshape(b, length, n, k)
+        kk = self.k(x).reshape(b, length, g, k)
+        if cfg.position == "rope":
+            q = rope(q, positions, cfg.rope_theta)
+            kk = rope(kk, positions, cfg.rope_theta)
+        q = q.reshape(b, length, g, n // g, k)
+        scores = jnp.einsum("blgrk,bmgk->bgrlm", q, kk, precision="highest")
+        scores = scores.reshape(b, n, length, length) / jnp.sqrt(jnp.asarray(k, x.dtype))
+        sdt = jnp.promote_types(x.dtype, jnp.float32)  # softmax in >= float32
+        scores = scores.astype(sdt)
+        if cfg.position == "alibi":
+            scores = scores + alibi_bias(n, positions, sdt)
+        scores = jnp.where(allowed, scores, -jnp.inf)
+        return jax.nn.softmax(scores, axis=-1).astype(x.dtype)

@@ -1,0 +1,184 @@
+"""Load and save Hugging Face GPT-2 / Qwen2 checkpoints as our Decoder (no torch needed).
+
+    cfg, model = load_hf("path/to/gpt2")          # config.json + model.safetensors
+    y = model(x)                                   # x: [L, D] input embeddings
+    save_hf(model, cfg, "out/dir")                 # config.json + model.safetensors
+
+A directory holds config.json and either model.safetensors or a sharded
+model.safetensors.index.json ({"weight_map": {tensor: file}}). Tensor names
+and layouts are mapped by :mod:`.hf_layout`, sizes by :mod:`.hf_config`.
+GPT-2's learned positions wpe are added to the input embeddings inside our
+stack, exactly as GPT2Model does with ``inputs_embeds``, so
+``model(x)`` equals HF ``last_hidden_state`` for the same x.
+
+Checks (ValueError naming the tensor): every expected tensor present, no
+unexpected ones (mask / RoPE buffers are ignored), shapes equal; a tied
+checkpoint may carry an "lm_head.weight" only if it equals the embedding.
+A missing directory or config.json raises FileNotFoundError naming the path.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import nnx
+
+from . import hf_layout
+from .config import DecoderConfig
+from .decoder import Decoder
+from .hf_config import config_from_hf, config_to_hf
+
+WEIGHTS = "model.safetensors"
+INDEX = "model.safetensors.index.json"
+
+
+def _flat_params(state) -> dict:
+    """{path tuple: leaf} from an nnx State (paths without the Variable's '.value')."""
+    out = {}
+    for path, leaf in jax.tree_util.tree_flatten_with_path(state)[0]:
+        out[tuple(k.key for k in path if isinstance(k, jax.tree_util.DictKey))] = leaf
+    return out
+
+
+def _read_config(path: pathlib.Path) -> dict:
+    if not path.is_dir():
+        raise FileNotFoundError(f"path {str(path)!r} is not a directory")
+    config = path / "config.json"
+    if not config.is_file():
+        raise FileNotFoundError(f"path {str(path)!r} has no config.json")
+    return json.loads(config.read_text())
+
+
+def _safetensors():
+    """safetensors.numpy, imported on first use (the optional extra ``hf``)."""
+    try:
+        from safetensors import numpy as st
+    except ImportError as err:  # pragma: no cover - depends on the environment
+        raise ImportError("Hugging Face checkpoints need the safetensors package: pip install 'lostmid-jax[hf]'") from err
+    return st
+
+
+def read_tensors(path: str | pathlib.Path) -> dict[str, np.ndarray]:
+    """All tensors of a checkpoint directory (single file or sharded index), as numpy arrays."""
+    load_file = _safetensors().load_file
+    path = pathlib.Path(path)
+    if (path / WEIGHTS).is_file():
+        return load_file(path / WEIGHTS)
+    if (path / INDEX).is_file():
+        weight_map = json.loads((path / INDEX).read_text())["weight_map"]
+        tensors = {}
+        for shard in sorted(set(weight_map.values())):
+            tensors.update(load_file(path / shard))
+        missing = sorted(set(weight_map) - set(tensors))
+        if missing:
+            raise ValueError(f"tensor {missing[0]!r} is listed in {INDEX} but not in its shard")
+        return tensors
+    raise FileNotFoundError(f"path {str(path)!r} has neither {WEIGHTS} nor {INDEX}")
+
+
+def _check(tensors: dict, expected: dict, cfg: DecoderConfig, family: str) -> dict:
+    """Drop ignorable buffers and a redundant tied lm_head; raise on missing/extra/misshaped tensors."""
+    tensors = {k: v for k, v in tensors.items() if not k.endswith(hf_layout.IGNORED_SUFFIXES)}
+    if cfg.tie_embeddings and "lm_head.weight" in tensors:
+        wte = next(n for n in expected if n.endswith(("wte.weight", "embed_tokens.weight")))
+        if wte in tensors and not np.array_equal(tensors["lm_head.weight"], tensors[wte]):
+            raise ValueError(f"tensor 'lm_head.weight' differs from {wte!r} but tie_word_embeddings is true")
+        tensors.pop("lm_head.weight")
+    for name in sorted(expected):
+        if name not in tensors:
+            raise ValueError(f"tensor {name!r} is missing from the {family} checkpoint")
+        if tuple(tensors[name].shape) != tuple(expected[name].shape):
+            raise ValueError(f"tensor {name!r} has shape {list(tensors[name].shape)}, "
+                             f"expected {list(expected[name].shape)} from config.json")
+    extra = sorted(set(tensors) - set(expected))
+    if extra:
+        raise ValueError(f"tensor {extra[0]!r} is not part of a {family} model"
+                         + (f" (and {len(extra) - 1} more)" if len(extra) > 1 else ""))
+    return tensors
+
+
+def _with_prefix(tensors: dict, family: str) -> dict:
+    """Bare-model checkpoints (GPT2Model, Qwen2Model, the hub's "gpt2") lack the
+    causal-LM prefix ("transformer." / "model."): add it to every non-lm_head name."""
+    pre = hf_layout.PREFIX[family]
+    if any(k.startswith(pre) for k in tensors):
+        return tensors
+    return {k if k.startswith("lm_head.") else pre + k: v for k, v in tensors.items()}
+
+
+def _abstract_params(cfg: DecoderConfig):
+    graphdef, state = nnx.split(nnx.eval_shape(lambda: Decoder(cfg, rngs=nnx.Rngs(0))))
+    return graphdef, state, _flat_params(state)
+
+
+def load_hf(path: str | pathlib.Path, *, param_dtype: str = "float32") -> tuple[DecoderConfig, Decoder]:
+    """Load a local Hugging Face GPT-2 or Qwen2 checkpoint directory into our Decoder.
+
+    Args:
+      path: directory with config.json and model.safetensors (or a sharded
+        model.safetensors.index.json).
+      param_dtype: dtype of the loaded parameters (the stored tensors are
+        cast; float32 holds float16 / bfloat16 checkpoints exactly).
+
+    Returns:
+      (cfg, model): the DecoderConfig read from config.json and a Decoder
+      holding the checkpoint's weights.
+
+    Raises:
+      FileNotFoundError: the directory, config.json or the weights are missing.
+      ValueError: unsupported model_type / variant, or a missing, extra or
+        misshaped tensor (named).
+    """
+    path = pathlib.Path(path)
+    family, cfg = config_from_hf(_read_config(path), param_dtype=param_dtype)
+    graphdef, state, abstract = _abstract_params(cfg)
+    expected = jax.eval_shape(lambda p: hf_layout.to_hf(family, p, cfg.depth, jnp), abstract)
+    tensors = _check(_with_prefix(read_tensors(path), family), expected, cfg, family)
+    ours = hf_layout.from_hf(family, tensors, abstract, cfg.depth, np)
+
+    def fill(key_path, leaf):
+        key = tuple(k.key for k in key_path if isinstance(k, jax.tree_util.DictKey))
+        return jnp.asarray(np.asarray(ours[key]).astype(leaf.dtype))
+
+    state = jax.tree_util.tree_map_with_path(fill, state)
+    return cfg, nnx.merge(graphdef, state)
+
+
+def hf_tensors(model: Decoder, cfg: DecoderConfig, *, dtype: str | None = None) -> tuple[str, dict]:
+    """(family, {HF tensor name: numpy array}) for ``model``, as GPT2LMHeadModel / Qwen2ForCausalLM name them."""
+    family, _ = config_to_hf(cfg, dtype=dtype or cfg.param_dtype)
+    params = {k: np.asarray(v) for k, v in _flat_params(nnx.state(model, nnx.Param)).items()}
+    tensors = hf_layout.to_hf(family, params, cfg.depth, np)
+    cast = (lambda a: a) if dtype is None else (lambda a: a.astype(jnp.dtype(dtype)))
+    return family, {k: np.ascontiguousarray(cast(v)) for k, v in tensors.items()}
+
+
+def save_hf(model: Decoder, cfg: DecoderConfig, path: str | pathlib.Path, *,
+            dtype: str | None = None) -> pathlib.Path:
+    """Write ``model`` as a Hugging Face checkpoint: config.json + model.safetensors.
+
+    Args:
+      model: a Decoder whose architecture is ``cfg``.
+      cfg: a GPT-2-shaped or Qwen2-shaped DecoderConfig (vocab_size set).
+      path: output directory (created).
+      dtype: tensor dtype name (e.g. "bfloat16"); None keeps the parameters'.
+
+    Returns:
+      The directory. transformers' AutoModelForCausalLM.from_pretrained reads it.
+
+    Raises:
+      ValueError: ``cfg`` matches neither family, or ``model`` is not ``cfg``'s.
+    """
+    if model.cfg != cfg:
+        raise ValueError("cfg must be the model's own DecoderConfig (model.cfg)")
+    family, tensors = hf_tensors(model, cfg, dtype=dtype)
+    _, raw = config_to_hf(cfg, dtype=dtype or cfg.param_dtype)
+    path = pathlib.Path(path)
+    path.mkdir(parents=True, exist_ok=True)
+    _safetensors().save_file(tensors, path / WEIGHTS, metadata={"format": "pt"})
+    (path / "config.json").write_text(json.dumps(raw, indent=2) + "\n")
+    return path

@@ -1,0 +1,160 @@
+"""Hugging Face config.json <-> DecoderConfig for the GPT-2 and Qwen2 families.
+
+GPT-2 keys read: n_layer (H), n_embd (D), n_head, n_inner (MLP width, null =
+4 D), n_positions, layer_norm_epsilon, vocab_size, activation_function
+("gelu_new" / "gelu_pytorch_tanh": the tanh GELU), initializer_range,
+tie_word_embeddings.
+
+Qwen2 keys read: num_hidden_layers (H), hidden_size (D), num_attention_heads,
+num_key_value_heads, head_dim (optional), intermediate_size, rms_norm_eps,
+rope_theta (or rope_parameters.rope_theta, transformers >= 5),
+vocab_size, tie_word_embeddings, max_position_embeddings, hidden_act
+("silu"), initializer_range.
+
+Variants our stack does not implement (GPT-2 scale_attn_weights=false or
+scale_attn_by_inverse_layer_idx, Qwen2 use_sliding_window, rope scaling)
+raise ValueError naming the key.
+"""
+
+from __future__ import annotations
+
+from .config import DecoderConfig
+
+FAMILIES = ("gpt2", "qwen2")
+_GELU_TANH = ("gelu_new", "gelu_pytorch_tanh", "gelu_fast")
+
+# Fields a DecoderConfig must have to be exported as each family.
+_GPT2_FIXED = dict(attention="softmax", mask="causal", position="learned", norm="layernorm",
+                   norm_bias=True, pre_norm=True, final_norm=True, mlp="gelu", qkv_bias=True,
+                   out_bias=True, mlp_bias=True, residual=True, attn_mix=None)
+_QWEN2_FIXED = dict(attention="softmax", mask="causal", position="rope", norm="rmsnorm",
+                    pre_norm=True, final_norm=True, mlp="swiglu", qkv_bias=True, out_bias=False,
+                    mlp_bias=False, residual=True, attn_mix=None)
+
+
+def _require(raw: dict, key: str, family: str):
+    if key not in raw:
+        raise ValueError(f"config.json ({family}) is missing the key {key!r}")
+    return raw[key]
+
+
+def _gpt2(raw: dict, param_dtype: str) -> DecoderConfig:
+    act = raw.get("activation_function", "gelu_new")
+    if act not in _GELU_TANH:
+        raise ValueError(f"config.json activation_function={act!r} is not supported (expected one of {_GELU_TANH})")
+    if raw.get("scale_attn_weights", True) is not True:
+        raise ValueError("config.json scale_attn_weights=false is not supported")
+    if raw.get("scale_attn_by_inverse_layer_idx", False):
+        raise ValueError("config.json scale_attn_by_inverse_layer_idx=true is not supported")
+    return DecoderConfig(
+        depth=_require(raw, "n_layer", "gpt2"), width=_require(raw, "n_embd", "gpt2"),
+        heads=_require(raw, "n_head", "gpt2"), mlp_width=raw.get("n_inner"),
+        max_positions=_require(raw, "n_positions", "gpt2"),
+        norm_eps=float(raw.get("layer_norm_epsilon", 1e-5)),
+        vocab_size=_require(raw, "vocab_size", "gpt2"),
+        tie_embeddings=bool(raw.get("tie_word_embeddings", True)),
+        init="gpt2", init_std=float(raw.get("initializer_range", 0.02)),
+        param_dtype=param_dtype, **_GPT2_FIXED,
+    )
+
+
+def _rope_theta(raw: dict) -> float:
+    params = raw.get("rope_parameters") or {}
+    scaling = raw.get("rope_scaling") or {}
+    kind = params.get("rope_type", scaling.get("rope_type", scaling.get("type", "default")))
+    if kind != "default":
+        raise ValueError(f"config.json rope_type={kind!r} is not supported (only 'default')")
+    theta = params.get("rope_theta", raw.get("rope_theta", 10000.0))
+    return float(theta)
+
+
+def _head_dim(raw: dict) -> int | None:
+    """head_dim, or None when it is the default hidden_size / num_attention_heads."""
+    head_dim, width, heads = raw.get("head_dim"), raw.get("hidden_size"), raw.get("num_attention_heads")
+    if head_dim is not None and width is not None and heads and head_dim * heads == width:
+        return None
+    return head_dim
+
+
+def _qwen2(raw: dict, param_dtype: str) -> DecoderConfig:
+    if raw.get("hidden_act", "silu") != "silu":
+        raise ValueError(f"config.json hidden_act={raw['hidden_act']!r} is not supported (expected 'silu')")
+    if raw.get("use_sliding_window", False):
+        raise ValueError("config.json use_sliding_window=true is not supported")
+    return DecoderConfig(
+        depth=_require(raw, "num_hidden_layers", "qwen2"), width=_require(raw, "hidden_size", "qwen2"),
+        heads=_require(raw, "num_attention_heads", "qwen2"),
+        kv_heads=raw.get("num_key_value_heads"), head_dim=_head_dim(raw),
+        mlp_width=_require(raw, "intermediate_size", "qwen2"),
+        norm_eps=float(raw.get("rms_norm_eps", 1e-6)), rope_theta=_rope_theta(raw),
+        max_positions=int(raw.get("max_position_embeddings", 32768)),
+        vocab_size=_require(raw, "vocab_size", "qwen2"),
+        tie_embeddings=bool(raw.get("tie_word_embeddings", False)),
+        init="normal", init_std=float(raw.get("initializer_range", 0.02)),
+        param_dtype=param_dtype, **_QWEN2_FIXED,
+    )
+
+
+def config_from_hf(raw: dict, *, param_dtype: str = "float32") -> tuple[str, DecoderConfig]:
+    """(family, DecoderConfig) from a parsed config.json.
+
+    Raises:
+      ValueError: unknown ``model_type`` (named), a missing key, or an
+        unsupported variant.
+    """
+    family = raw.get("model_type")
+    if family == "gpt2":
+        return family, _gpt2(raw, param_dtype)
+    if family == "qwen2":
+        return family, _qwen2(raw, param_dtype)
+    raise ValueError(f"config.json model_type={family!r} is not supported (expected one of {FAMILIES})")
+
+
+def _mismatches(cfg: DecoderConfig, fixed: dict) -> list[str]:
+    return [f"{k}={getattr(cfg, k)!r} (needs {v!r})" for k, v in fixed.items() if getattr(cfg, k) != v]
+
+
+def family_of(cfg: DecoderConfig) -> str:
+    """"gpt2" or "qwen2": the family whose architecture ``cfg`` matches exactly.
+
+    Raises:
+      ValueError: listing the fields that keep ``cfg`` from either family.
+    """
+    if cfg.vocab_size is None:
+        raise ValueError("cfg.vocab_size must be set to export a Hugging Face checkpoint")
+    gpt2 = _mismatches(cfg, _GPT2_FIXED)
+    if cfg.resolved_kv_heads != cfg.heads or cfg.resolved_head_dim * cfg.heads != cfg.width:
+        gpt2.append("kv_heads/head_dim (GPT-2 has plain multi-head attention with head_dim = width / heads)")
+    if not gpt2:
+        return "gpt2"
+    qwen2 = _mismatches(cfg, _QWEN2_FIXED)
+    if not qwen2:
+        return "qwen2"
+    raise ValueError(f"cfg matches neither GPT-2 ({', '.join(gpt2)}) nor Qwen2 ({', '.join(qwen2)})")
+
+
+def config_to_hf(cfg: DecoderConfig, *, dtype: str) -> tuple[str, dict]:
+    """(family, config.json dict) describing ``cfg`` for transformers' GPT2 / Qwen2 classes."""
+    family = family_of(cfg)
+    if family == "gpt2":
+        raw = dict(
+            architectures=["GPT2LMHeadModel"], model_type="gpt2", n_layer=cfg.depth, n_embd=cfg.width,
+            n_head=cfg.heads, n_inner=cfg.mlp_width, n_positions=cfg.max_positions,
+            layer_norm_epsilon=cfg.norm_eps, vocab_size=cfg.vocab_size, activation_function="gelu_new",
+            initializer_range=cfg.init_std, tie_word_embeddings=cfg.tie_embeddings,
+            scale_attn_weights=True, scale_attn_by_inverse_layer_idx=False, reorder_and_upcast_attn=False,
+        )
+    else:
+        raw = dict(
+            architectures=["Qwen2ForCausalLM"], model_type="qwen2", num_hidden_layers=cfg.depth,
+            hidden_size=cfg.width, num_attention_heads=cfg.heads, num_key_value_heads=cfg.resolved_kv_heads,
+            head_dim=cfg.resolved_head_dim, intermediate_size=cfg.resolved_mlp_width,
+            rms_norm_eps=cfg.norm_eps, rope_theta=cfg.rope_theta,
+            rope_parameters={"rope_type": "default", "rope_theta": cfg.rope_theta},
+            max_position_embeddings=cfg.max_positions, vocab_size=cfg.vocab_size,
+            tie_word_embeddings=cfg.tie_embeddings, hidden_act="silu", use_sliding_window=False,
+            initializer_range=cfg.init_std,
+        )
+    raw.update(torch_dtype=dtype, dtype=dtype)
+    return family, raw
+

@@ -1,0 +1,60 @@
+"""Position encodings as pure functions: RoPE and ALiBi.
+
+Shapes: B batch, L positions, N heads, K head dim.
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import numpy as np
+
+
+def rope(x: jnp.ndarray, positions: jnp.ndarray, theta: float) -> jnp.ndarray:
+    """Rotary position embedding, rotate-half convention (Llama, Qwen2).
+
+    Channel pairs (k, k + K/2) are rotated by the angle p * theta^(-2k/K), so
+    rope(q, p) . rope(k, p') depends on p - p' only (Su et al., RoFormer).
+
+    Args:
+      x: [..., L, N, K] queries or keys, K even.
+      positions: [..., L] integer (or float) positions, broadcastable to x's
+        leading axes.
+      theta: base of the frequencies.
+
+    Returns:
+      [..., L, N, K], same dtype as x.
+    """
+    half = x.shape[-1] // 2
+    fdt = jnp.promote_types(x.dtype, jnp.float32)  # angles in >= float32
+    inv_freq = 1.0 / theta ** (jnp.arange(half, dtype=fdt) * 2 / x.shape[-1])
+    angles = positions.astype(fdt)[..., None] * inv_freq  # [..., L, K/2]
+    cos = jnp.cos(angles)[..., None, :].astype(x.dtype)  # [..., L, 1, K/2]
+    sin = jnp.sin(angles)[..., None, :].astype(x.dtype)
+    x1, x2 = x[..., :half], x[..., half:]
+    return jnp.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], axis=-1)
+
+
+def alibi_slopes(heads: int) -> np.ndarray:
+    """ALiBi slopes m_h = 2^(-8 h / N), h = 1..N (Press et al. 2022).
+
+    Returns:
+      [N] float64 numpy array.
+    """
+    return 2.0 ** (-8.0 * np.arange(1, heads + 1) / heads)
+
+
+def alibi_bias(heads: int, positions: jnp.ndarray, dtype) -> jnp.ndarray:
+    """ALiBi score bias -m_h |p_i - p_j| for every head and query/key pair.
+
+    Args:
+      heads: N.
+      positions: [B, L] positions.
+      dtype: output dtype.
+
+    Returns:
+      [B, N, L, L] bias, built from the positions (no stored buffer).
+    """
+    slopes = jnp.asarray(alibi_slopes(heads), dtype=dtype)
+    pos = positions.astype(dtype)
+    dist = jnp.abs(pos[:, :, None] - pos[:, None, :])  # [B, L, L]
+    return -slopes[None, :, None, None] * dist[:, None]

@@ -1,0 +1,197 @@
+"""Decoder behaviour: shapes, batching, remat, intermediates, frozen probabilities,
+LM head, initialization, ensembles."""
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from flax import nnx
+
+from lostmid_jax.nn import (Decoder, DecoderConfig, apply_fn, forward_with_intermediates,
+                            init_ensemble, preset)
+
+L = 6
+
+
+def toy(**kw):
+    return preset("toy", param_dtype="float64", **kw)
+
+
+def inputs(cfg, *lead, seed=1):
+    return jax.random.normal(jax.random.key(seed), (*lead, L, cfg.width), jnp.float64)
+
+
+def test_shapes_and_batching():
+    cfg = toy()
+    model = Decoder(cfg, rngs=nnx.Rngs(0))
+    x = inputs(cfg, 3)
+    y = model(x)
+    assert y.shape == x.shape and y.dtype == jnp.float64
+    for b in range(3):
+        np.testing.assert_allclose(y[b], model(x[b]), rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError, match="shape"):
+        model(jnp.ones((L, cfg.width + 1)))
+
+
+def test_float32_params_give_float32_outputs():
+    cfg = preset("toy")
+    model = Decoder(cfg, rngs=nnx.Rngs(0))
+    assert all(p.dtype == jnp.float32 for p in jax.tree.leaves(nnx.state(model, nnx.Param)))
+    assert model(jnp.ones((L, cfg.width), jnp.float64)).dtype == jnp.float32
+
+
+def test_remat_matches_no_remat_values_and_gradients():
+    x = inputs(toy())
+    outs = []
+    for remat in (True, False):
+        _, state, fn = apply_fn(Decoder(toy(remat=remat), rngs=nnx.Rngs(0)))
+        loss = lambda s, x: jnp.sum(fn(s, x)[-1] ** 2)  # noqa: E731
+        outs.append((fn(state, x), jax.jit(jax.grad(loss, argnums=(0, 1)))(state, x)))
+    np.testing.assert_allclose(outs[0][0], outs[1][0], rtol=1e-12, atol=1e-12)
+    for a, b in zip(jax.tree.leaves(outs[0][1]), jax.tree.leaves(outs[1][1])):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+
+
+def test_stacked_params_have_layer_axis():
+    cfg = toy(depth=3)
+    model = Decoder(cfg, rngs=nnx.Rngs(0))
+    assert model.blocks.attn.q.kernel[...].shape == (3, cfg.width, cfg.heads * cfg.resolved_head_dim)
+    assert model.blocks.attn.k.kernel[...].shape == (3, cfg.width, 2 * cfg.resolved_head_dim)
+    q = np.asarray(model.blocks.attn.q.kernel[...])
+    assert not np.allclose(q[0], q[1])  # layers initialized with different keys
+
+
+def test_intermediates_shapes_values_and_jit():
+    cfg = toy(depth=3, attention="softmax")
+    model = Decoder(cfg, rngs=nnx.Rngs(0))
+    x = inputs(cfg)
+    y, inter = forward_with_intermediates(model, x)
+    np.testing.assert_allclose(y, model(x), rtol=1e-12)
+    assert inter["attn_probs"].shape == (3, cfg.heads, L, L)
+    for k in ("resid_norm", "attn_out_norm", "mlp_out_norm"):
+        assert inter[k].shape == (3, L)
+    np.testing.assert_allclose(inter["resid_norm"][0], jnp.linalg.norm(x, axis=-1), rtol=1e-12)
+    probs = np.asarray(inter["attn_probs"])
+    np.testing.assert_allclose(probs.sum(-1), 1.0, rtol=1e-12)
+    assert np.all(probs[..., np.triu_indices(L, 1)[0], np.triu_indices(L, 1)[1]] == 0)
+    # the same through the functional view, under jit, batched
+    _, state, fn = apply_fn(model, with_intermediates=True)
+    y2, inter2 = jax.jit(fn)(state, x[None])
+    np.testing.assert_allclose(y2[0], y, rtol=1e-12)
+    np.testing.assert_allclose(inter2["attn_probs"][:, 0], inter["attn_probs"], rtol=1e-12)
+    _, inter3 = jax.jit(functools.partial(fn, attention_probs=False))(state, x)
+    assert "attn_probs" not in inter3
+
+
+def test_intermediates_residual_norm_chain():
+    """Without MLP/norm, layer l+1's input is (1-a) x + a Attn(x) of layer l."""
+    cfg = DecoderConfig(depth=2, width=8, heads=2, mlp="none", norm="none", attn_mix=0.3,
+                        param_dtype="float64")
+    model = Decoder(cfg, rngs=nnx.Rngs(0))
+    x = jax.random.normal(jax.random.key(0), (L, 8), jnp.float64)
+    y, inter = model.forward_with_intermediates(x)
+    assert "mlp_out_norm" not in inter
+    np.testing.assert_allclose(inter["resid_norm"][0], np.linalg.norm(x, axis=-1), rtol=1e-12)
+    # y = (1-a) h1 + a attn(h1): its norm is bounded by the triangle inequality
+    bound = 0.7 * inter["resid_norm"][1] + 0.3 * inter["attn_out_norm"][1]
+    assert np.all(np.linalg.norm(y, axis=-1) <= bound + 1e-12)
+
+
+def test_nnx_capture_collects_intermediates():
+    cfg = toy()
+    model = Decoder(cfg, rngs=nnx.Rngs(0))
+    x = inputs(cfg)
+    y, captured = nnx.capture(model, nnx.Intermediate)(x)
+    np.testing.assert_allclose(y, model(x), rtol=1e-12)
+    (probs,) = captured["attn_probs"].get_value()  # sow appends one entry per call
+    assert probs.shape == (cfg.depth, cfg.heads, L, L)
+    assert not hasattr(model, "attn_probs")  # nothing left on the module
+
+
+def test_freeze_attention_probs_is_value_pathway():
+    """One softmax layer, no norm/MLP: with frozen probabilities the Jacobian is
+    d y_i / d x_j = delta_ij I + sum_h P^h_ij (W_v^h W_o^h)^T exactly."""
+    cfg = DecoderConfig(depth=1, width=8, heads=2, mlp="none", norm="none", init_std=0.5,
+                        param_dtype="float64")
+    model = Decoder(cfg, rngs=nnx.Rngs(0))
+    x = jax.random.normal(jax.random.key(0), (L, 8), jnp.float64)
+    _, state, fn = apply_fn(model)
+    frozen = jax.jit(jax.jacrev(functools.partial(fn, freeze_attention_probs=True), argnums=1))(state, x)
+    full = jax.jit(jax.jacrev(fn, argnums=1))(state, x)
+    probs = np.asarray(model.forward_with_intermediates(x)[1]["attn_probs"][0])  # [N, L, L]
+    v = np.asarray(model.blocks.attn.v.kernel[...][0])  # [D, N K]
+    o = np.asarray(model.blocks.attn.o.kernel[...][0])  # [N K, D]
+    k = cfg.resolved_head_dim
+    expected = np.einsum("ij,de->idje", np.eye(L), np.eye(8))
+    for h in range(cfg.heads):
+        w_vo = v[:, h * k:(h + 1) * k] @ o[h * k:(h + 1) * k]  # [D_in, D_out]
+        expected = expected + np.einsum("ij,ed->idje", probs[h], w_vo)
+    np.testing.assert_allclose(frozen, expected, atol=1e-12)
+    assert np.abs(np.asarray(full) - expected).max() > 1e-3  # the score pathway is not zero
+
+
+def test_freeze_is_a_no_op_for_uniform_attention():
+    cfg = toy(attention="uniform")
+    _, state, fn = apply_fn(Decoder(cfg, rngs=nnx.Rngs(0)))
+    x = inputs(cfg)
+    jac = jax.jit(jax.jacrev(fn, argnums=1))
+    jac_frozen = jax.jit(jax.jacrev(functools.partial(fn, freeze_attention_probs=True), argnums=1))
+    np.testing.assert_allclose(jac(state, x), jac_frozen(state, x), rtol=1e-12, atol=1e-14)
+
+
+def test_lm_head_tied_and_untied():
+    cfg = toy()
+    model = Decoder(cfg, rngs=nnx.Rngs(0))
+    tokens = jnp.arange(L) % cfg.vocab_size
+    h = model(model.embed(tokens))
+    np.testing.assert_allclose(model.lm(tokens), h @ model.wte[...].T, rtol=1e-12)
+    assert model.lm(tokens[None]).shape == (1, L, cfg.vocab_size)
+    untied = Decoder(toy(tie_embeddings=False), rngs=nnx.Rngs(0))
+    assert untied.lm_head is not None and untied.lm(tokens).shape == (L, cfg.vocab_size)
+    bare = Decoder(toy(vocab_size=None), rngs=nnx.Rngs(0))
+    with pytest.raises(ValueError, match="vocab_size"):
+        bare.embed(tokens)
+
+
+def _std(p):
+    return float(np.std(np.asarray(p[...])))
+
+
+@pytest.mark.parametrize("scheme", ["gpt2", "normal"])
+def test_initialization_scheme(scheme):
+    cfg = toy(depth=8, qkv_bias=True, out_bias=True, mlp_bias=True, init=scheme, init_std=0.02,
+              norm="layernorm", position="learned", max_positions=128)
+    model = Decoder(cfg, rngs=nnx.Rngs(0))
+    out_std = 0.02 / 4 if scheme == "gpt2" else 0.02  # 1 / sqrt(2 * 8) = 1/4
+    for p in (model.blocks.attn.q.kernel, model.blocks.mlp.up.kernel, model.wte, model.wpe):
+        assert abs(_std(p) - 0.02) < 0.05 * 0.02
+    for p in (model.blocks.attn.o.kernel, model.blocks.mlp.down.kernel):
+        assert abs(_std(p) - out_std) < 0.05 * out_std
+    for p in (model.blocks.attn.q.bias, model.blocks.attn.o.bias, model.blocks.mlp.down.bias):
+        assert np.all(np.asarray(p[...]) == 0)
+    assert np.all(np.asarray(model.blocks.norm1.scale[...]) == 1)
+    assert np.all(np.asarray(model.blocks.norm1.bias[...]) == 0)
+
+
+def test_ensemble_over_init_keys():
+    cfg = toy()
+    keys = jax.random.split(jax.random.key(7), 3)
+    ens = init_ensemble(cfg, keys)
+    q = ens.blocks.attn.q.kernel[...]
+    assert q.shape == (3, cfg.depth, cfg.width, cfg.heads * cfg.resolved_head_dim)
+    assert not np.allclose(q[0], q[1])
+    _, state, fn = apply_fn(ens)
+    x = inputs(cfg)
+    ys = jax.jit(jax.vmap(fn, in_axes=(0, None)))(state, x)
+    for e in range(3):
+        single = Decoder(cfg, rngs=nnx.Rngs(keys[e]))
+        np.testing.assert_allclose(single.blocks.attn.q.kernel[...], q[e], rtol=1e-12)
+        np.testing.assert_allclose(ys[e], single(x), rtol=1e-10, atol=1e-12)
+
+
+def test_depth_zero_is_final_norm_only():
+    cfg = DecoderConfig(depth=0, width=8, heads=2, norm="none", param_dtype="float64")
+    x = jax.random.normal(jax.random.key(0), (L, 8), jnp.float64)
+    np.testing.assert_array_equal(Decoder(cfg, rngs=nnx.Rngs(0))(x), x)

@@ -1,0 +1,85 @@
+"""Each attention prior equals the Step-0 decoder stack with the matching mask.
+
+A Decoder with uniform attention, no MLP, no norm and blocks
+x <- (1 - a_l) x + a_l Attn(x), with value and output maps set to the
+identity, has Jacobian d y_L / d x_j = w_j I_D where w is the influence row
+of N_l = (1 - a_l) I + a_l A (A the mask's uniform attention). For ALiBi the
+model uses softmax attention with zero query/key weights, so each head's
+weights are softmax(-m_h (i - j)); value maps copy x into every head and the
+output map averages the heads, so Attn(x) = (1/n) sum_h A_h x: the head
+average that :class:`~lostmid_jax.theory.ALiBi` defines. The Sinks prior has
+no decoder mask and is not covered here.
+"""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from flax import nnx
+
+from lostmid_jax import theory
+from lostmid_jax.nn import Decoder, DecoderConfig, apply_fn
+from lostmid_jax.theory.prior_specs import prior_spec
+
+L, D = 9, 4
+ALPHAS = (0.6, 1.0, 0.35)
+
+
+def _last_row_jacobian(model, segment_ids=None) -> np.ndarray:
+    """d y_L / d x_j for every j: [D, L, D]."""
+    _, state, fn = apply_fn(model)
+    x = jax.random.normal(jax.random.key(1), (L, D), jnp.float64)
+    jac = jax.jit(jax.jacrev(lambda s, x: fn(s, x, segment_ids=segment_ids)[-1], argnums=1))(state, x)
+    return np.asarray(jac)
+
+
+def _influence(jac: np.ndarray) -> np.ndarray:
+    """w_j from a Jacobian that must be w_j I_D for every j."""
+    w = jac[0, :, 0]
+    np.testing.assert_allclose(jac, np.einsum("j,de->dje", w, np.eye(D)), atol=1e-13)
+    return w
+
+
+def _uniform_model(**mask_kw) -> Decoder:
+    cfg = DecoderConfig(depth=len(ALPHAS), width=D, heads=2, attention="uniform", mlp="none", norm="none",
+                        position="none", attn_mix=ALPHAS, param_dtype="float64", remat=False, **mask_kw)
+    model = Decoder(cfg, rngs=nnx.Rngs(0))
+    eye = jnp.broadcast_to(jnp.eye(D), (cfg.depth, D, D))
+    model.blocks.attn.v.kernel[...] = eye
+    model.blocks.attn.o.kernel[...] = eye
+    return model
+
+
+CASES = [
+    (dict(mask="causal"), [(theory.Causal(), None)]),
+    (dict(mask="bidirectional"), [(theory.Bidirectional(), None)]),
+    (dict(mask="sliding_window", window=3), [(theory.SlidingWindow(3), None)]),
+    (dict(mask="prefix_lm", prefix=4), [(theory.PrefixLM(4), None)]),
+    (dict(mask="document"), [(theory.Chunks((2, 4, 3)), [0, 0, 1, 1, 1, 1, 2, 2, 2]),
+                             (theory.Chunks((5, 4)), [3, 3, 3, 3, 3, 7, 7, 7, 7]),
+                             (theory.Chunks((1,) * L), list(range(L)))]),
+]
+
+
+@pytest.mark.parametrize("mask_kw,priors", CASES, ids=[c[0]["mask"] for c in CASES])
+def test_uniform_prior_equals_decoder_mask(mask_kw, priors):
+    model = _uniform_model(**mask_kw)  # one model (one compile) per mask; segment ids are traced
+    for prior, segments in priors:
+        seg = None if segments is None else jnp.asarray(segments)
+        w = _influence(_last_row_jacobian(model, seg))
+        np.testing.assert_allclose(w, theory.influence_row(L, len(ALPHAS), ALPHAS, prior=prior), rtol=1e-10, atol=1e-15,
+                                   err_msg=prior_spec(prior))
+
+
+@pytest.mark.parametrize("heads", [1, 8])
+def test_alibi_prior_equals_decoder_with_zero_scores(heads):
+    cfg = DecoderConfig(depth=len(ALPHAS), width=D, heads=heads, head_dim=D, attention="softmax", mlp="none",
+                        norm="none", position="alibi", attn_mix=ALPHAS, param_dtype="float64", remat=False)
+    model = Decoder(cfg, rngs=nnx.Rngs(0))
+    h = cfg.depth
+    model.blocks.attn.q.kernel[...] = jnp.zeros((h, D, heads * D))
+    model.blocks.attn.k.kernel[...] = jnp.zeros((h, D, heads * D))
+    model.blocks.attn.v.kernel[...] = jnp.broadcast_to(jnp.tile(jnp.eye(D), (1, heads)), (h, D, heads * D))
+    model.blocks.attn.o.kernel[...] = jnp.broadcast_to(jnp.tile(jnp.eye(D), (heads, 1)) / heads, (h, heads * D, D))
+    w = _influence(_last_row_jacobian(model))
+    np.testing.assert_allclose(w, theory.influence_row(L, len(ALPHAS), ALPHAS, prior=theory.ALiBi(heads)), rtol=1e-10, atol=1e-15)
