@@ -10,11 +10,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from . import compare as _compare
 from . import counterfactuals as _counterfactuals
+from . import step0 as _step0
 from . import sweep as _sweep
 from . import theory as _theory
+from . import train as _train
 
-_SUBCOMMANDS = [_theory, _sweep, _counterfactuals]
+_SUBCOMMANDS = [_theory, _sweep, _counterfactuals, _step0, _compare, _train]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pathlib
 import resource
 import time
 
@@ -37,6 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input", type=str, default="tokens", help="tokens (embedded random tokens) or gaussian")
     p.add_argument("--dtype", type=str, default="float32", help="parameter / compute dtype")
     p.add_argument("--chunk", type=int, default=None, help="cotangents per batched backward (default automatic)")
+    p.add_argument("--no-split", action="store_true", help="total pathway only (skip value / score: about half the cost)")
     p.add_argument("--heat-length", type=int, default=None, help="positions in the attention heatmap (default 256)")
     p.add_argument("--out", type=str, default=None, help="run directory (default <root>/step0/<timestamp>); reuse it to resume")
     p.add_argument("--root", type=str, default="runs", help="parent of the default run directory")
@@ -50,7 +52,8 @@ def config_from_args(args) -> Step0Config:
     fields = {}
     if args.smoke:
         fields.update(length=SMOKE["length"], probes=SMOKE["probes"], seeds=SMOKE["seeds"],
-                      heat_length=SMOKE["heat_length"], presets=("toy",))
+                      heat_length=SMOKE["heat_length"], presets=("toy",),
+                      variants=SMOKE["variants"])
     if args.preset is not None:
         fields["presets"] = tuple(p.strip() for p in args.preset.split(",") if p.strip())
     for name in ("length", "method", "probes", "seeds", "chunk"):
@@ -60,7 +63,7 @@ def config_from_args(args) -> Step0Config:
         fields["variants"] = tuple(v.strip() for v in args.variants.split(",") if v.strip())
     if args.heat_length is not None:
         fields["heat_length"] = args.heat_length
-    return Step0Config(input=args.input, param_dtype=args.dtype, **fields)
+    return Step0Config(input=args.input, param_dtype=args.dtype, split=not args.no_split, **fields)
 
 
 def _check_resume(run_dir, cfg: Step0Config) -> None:
@@ -118,8 +121,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="step0_jacobian", description=__doc__.splitlines()[0])
     add_arguments(parser)
     args = parser.parse_args(argv)
-    try:
-        config_from_args(args)  # validate before any work
-        return run(args)
+    try:  # validate before any work
+        cfg = config_from_args(args)
+        if args.out is not None:
+            _check_resume(pathlib.Path(args.out), cfg)
     except ValueError as err:
         parser.exit(2, f"step0_jacobian: error: {err}\n")
+    return run(args)

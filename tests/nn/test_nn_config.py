@@ -90,9 +90,12 @@ def _count_from_eval_shape(cfg):
     ("qwen2-0.5b", 494_032_768),
 ])
 def test_preset_parameter_counts(name, expected):
-    cfg = preset(name)
-    assert _count_from_eval_shape(cfg) == expected
-    assert param_count(cfg) == expected
+    assert _count_from_eval_shape(preset(name)) == expected
+
+
+def test_param_count_helper_counts_from_eval_shape():
+    cfg = preset("toy", depth=3)
+    assert param_count(cfg) == _count_from_eval_shape(cfg)
 
 
 def test_untied_head_adds_vocab_by_width():

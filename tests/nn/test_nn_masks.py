@@ -73,7 +73,8 @@ def test_jacobian_zero_pattern_matches_mask(depth, case):
 
 
 def test_document_mask_needs_segment_ids():
-    model = Decoder(DecoderConfig(mask="document", width=D, heads=2), rngs=nnx.Rngs(0))
+    cfg = DecoderConfig(mask="document", width=D, heads=2, param_dtype="float64")
+    model = Decoder(cfg, rngs=nnx.Rngs(0))
     with pytest.raises(ValueError, match="segment_ids"):
         model(jnp.ones((L, D)))
 

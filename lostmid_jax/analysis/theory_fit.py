@@ -1,0 +1,71 @@
+"""Theory rows to compare a measured profile with: measured a_l, or a fitted constant a.
+
+Shapes: L positions, H depth.
+
+    w_j = (N_H ... N_1)[L, j],  N_l = (1 - a_l) I + a_l M     (Chowdhury, arXiv:2603.10123)
+
+Fitted constant a: the a in (0, 1] minimizing the variance over j of
+
+    log n_j - log w_j(a)
+
+(least squares on the log profile with a free overall scale, so the fit is
+scale-free and weights every position alike; positions with n_j = 0 are
+skipped). A grid of 200 values of a is scanned and the best cell refined by
+bounded Brent search. objective="wasserstein" instead minimizes the
+Wasserstein-1 distance of the normalized profiles; the default log fit keeps
+the reported Wasserstein distance an out-of-fit check.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import optimize
+
+from .. import theory
+from . import metrics
+
+OBJECTIVES = ("log_lsq", "wasserstein")
+
+
+def theory_row(length: int, alphas) -> np.ndarray:
+    """w_j for the per-layer schedule ``alphas`` (length H): [L] float64, sums to 1."""
+    alphas = tuple(float(a) for a in np.clip(np.asarray(alphas, np.float64), 0.0, 1.0))
+    return np.exp(theory.log_influence_row(length, len(alphas), alphas))
+
+
+def _loss(norms: np.ndarray, depth: int, objective: str):
+    keep = norms > 0
+    log_n = np.log(norms[keep])
+
+    def loss(a: float) -> float:
+        log_w = theory.log_influence_row(norms.size, depth, float(a))
+        if objective == "wasserstein":
+            return metrics.wasserstein(norms, np.exp(log_w))
+        d = log_n - log_w[keep]
+        return float(np.var(d)) if np.all(np.isfinite(d)) else np.inf
+
+    return loss
+
+
+def fit_constant_alpha(norms, depth: int, *, objective: str = "log_lsq") -> float:
+    """The constant a in (0, 1] whose theory row best matches ``norms`` [L].
+
+    Args:
+      norms: [L] measured profile (>= 0, at least two positive entries).
+      depth: H, the number of attention blocks.
+      objective: "log_lsq" (default) or "wasserstein" (see module docstring).
+    """
+    norms = np.asarray(norms, np.float64)
+    if norms.ndim != 1 or np.sum(norms > 0) < 2 or not np.all(np.isfinite(norms)) or np.any(norms < 0):
+        raise ValueError("norms must be a 1-D finite array >= 0 with at least two positive entries")
+    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
+        raise ValueError(f"depth must be an int >= 1, got {depth!r}")
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
+    loss = _loss(norms, int(depth), objective)
+    grid = np.linspace(0.005, 1.0, 200)
+    values = np.array([loss(a) for a in grid])
+    i = int(np.argmin(values))
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    res = optimize.minimize_scalar(loss, bounds=(lo, hi), method="bounded", options={"xatol": 1e-6})
+    return float(res.x) if res.fun <= values[i] else float(grid[i])

@@ -1,0 +1,141 @@
+"""TrainConfig: one frozen dataclass for a micro-training run.
+
+Shapes: B batch, L positions, V vocabulary, k key-value pairs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..nn import DecoderConfig, preset
+
+TASKS = ("lm", "retrieval", "mixed")
+INTERVENTIONS = ("none", "middle_loss", "oversample_middle", "curriculum")
+SNAPSHOT_STEPS = (0, 1, 2, 5, 10, 20, 50, 100)
+N_SPECIAL = 2  # token 0 = BOS (document boundary), token 1 = QUERY marker
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class TrainConfig:
+    """A micro-training run on synthetic tasks.
+
+    Attributes:
+      task: "lm" (chunked synthetic corpus), "retrieval" (key-value lookup)
+        or "mixed" (both losses summed each step).
+      intervention: "none" (baseline), "middle_loss" (loss weighted toward
+        middle positions / middle-depth needles), "oversample_middle"
+        (needle depth drawn from a middle-peaked distribution) or
+        "curriculum" (middle-depth needles only for the first
+        ``curriculum_steps`` steps, then uniform).
+      seed: model init and data stream; batch t is a pure function of (seed, t).
+      steps: number of optimizer steps (>= 1).
+      width, depth, heads, kv_heads: the "toy" preset's fields overridden.
+      vocab: V >= 2 + 2 * kv_pairs (BOS, QUERY, keys, values).
+      lm_length, chunk: LM sequence length L and document length N (a BOS
+        token starts every document, so boundaries sit at 0, N, 2N, ...).
+      lm_batch, kv_batch: sequences per step for each task.
+      kv_pairs: k pairs per retrieval context; length 2k + 3.
+      depth_bins: number of needle-depth bins (bin b holds pair indices
+        floor(b k / bins) .. floor((b+1) k / bins) - 1).
+      middle_strength: s >= 0 in the middle weights w(x) = 1 + s (1 - |2x - 1|)
+        (normalized to mean 1 over the batch); used by "middle_loss" and as the
+        oversampling density for "oversample_middle".
+      curriculum_steps: steps of middle-only needles for "curriculum".
+      lr, warmup, weight_decay, clip: AdamW with linear warmup to ``lr`` then
+        cosine decay to 0.1 lr at ``steps``; global-norm clipping at ``clip``.
+      snapshot_steps: steps at which profiles and accuracy are recorded.
+      eval_per_bin: retrieval evaluation examples per depth bin.
+      eval_seed: seed of the (fixed) evaluation set and profile input.
+      profile_method, probes: influence_profile method ("exact" or
+        "randomized") and its probe count.
+      ckpt_every, keep: orbax checkpoint interval (steps) and how many to keep.
+    """
+
+    task: str = "mixed"
+    intervention: str = "none"
+    seed: int = 0
+    steps: int = 100
+    width: int = 64
+    depth: int = 2
+    heads: int = 4
+    kv_heads: int = 2
+    vocab: int = 64
+    lm_length: int = 600
+    chunk: int = 300
+    lm_batch: int = 1
+    kv_batch: int = 32
+    kv_pairs: int = 15
+    depth_bins: int = 5
+    middle_strength: float = 2.0
+    curriculum_steps: int = 50
+    lr: float = 3e-3
+    warmup: int = 10
+    weight_decay: float = 0.01
+    clip: float = 1.0
+    snapshot_steps: tuple[int, ...] = SNAPSHOT_STEPS
+    eval_per_bin: int = 64
+    eval_seed: int = 12345
+    profile_method: str = "exact"
+    probes: int = 16
+    ckpt_every: int = 10
+    keep: int = 2
+
+    def __post_init__(self):
+        _choice("task", self.task, TASKS)
+        _choice("intervention", self.intervention, INTERVENTIONS)
+        _choice("profile_method", self.profile_method, ("exact", "randomized"))
+        for name, low in (("seed", 0), ("steps", 1), ("width", 1), ("depth", 1), ("heads", 1),
+                          ("kv_heads", 1), ("lm_length", 2), ("chunk", 2), ("lm_batch", 1),
+                          ("kv_batch", 1), ("kv_pairs", 1), ("depth_bins", 1), ("curriculum_steps", 0),
+                          ("warmup", 0), ("eval_per_bin", 1), ("eval_seed", 0), ("probes", 1),
+                          ("ckpt_every", 1), ("keep", 1)):
+            _int(name, getattr(self, name), low)
+        if self.depth_bins > self.kv_pairs:
+            raise ValueError(f"depth_bins={self.depth_bins} must be <= kv_pairs={self.kv_pairs}")
+        if self.vocab < N_SPECIAL + 2 * self.kv_pairs:
+            raise ValueError(f"vocab must be >= {N_SPECIAL + 2 * self.kv_pairs} (2 + 2 kv_pairs), got {self.vocab}")
+        for name in ("lr", "clip"):
+            if not (isinstance(getattr(self, name), (int, float)) and getattr(self, name) > 0):
+                raise ValueError(f"{name} must be a number > 0, got {getattr(self, name)!r}")
+        for name in ("weight_decay", "middle_strength"):
+            if not (isinstance(getattr(self, name), (int, float)) and getattr(self, name) >= 0):
+                raise ValueError(f"{name} must be a number >= 0, got {getattr(self, name)!r}")
+        steps = self.snapshot_steps
+        if not isinstance(steps, tuple) or any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in steps):
+            raise ValueError(f"snapshot_steps must be a tuple of ints >= 0, got {steps!r}")
+        self.model_config()  # validates width / heads / kv_heads
+
+    def model_config(self) -> DecoderConfig:
+        """The decoder: the "toy" preset with this run's sizes and vocabulary."""
+        return preset("toy", width=self.width, depth=self.depth, heads=self.heads, kv_heads=self.kv_heads,
+                      mlp_width=2 * self.width, vocab_size=self.vocab,
+                      max_positions=max(1024, self.lm_length), remat=False)
+
+    @property
+    def snapshots(self) -> tuple[int, ...]:
+        """Sorted snapshot steps that fall in [0, steps]."""
+        return tuple(sorted({s for s in self.snapshot_steps if s <= self.steps}))
+
+    @property
+    def kv_length(self) -> int:
+        """Retrieval context length 2k + 3 (BOS, k pairs, QUERY, key)."""
+        return 2 * self.kv_pairs + 3
+
+    def replace(self, **changes) -> "TrainConfig":
+        """A copy with fields replaced (validated again)."""
+        return dataclasses.replace(self, **changes)
+
+
+SMOKE = dict(steps=6, width=32, lm_length=64, chunk=16, lm_batch=2, kv_batch=8, kv_pairs=6,
+             depth_bins=3, snapshot_steps=(0, 1, 2, 5), eval_per_bin=8, ckpt_every=3,
+             curriculum_steps=3, warmup=2)
+
+
+def _int(name, value, low):
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+
+
+def _choice(name, value, choices):
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {choices}, got {value!r}")

@@ -1,0 +1,58 @@
+"""Scalar summaries of an influence profile n_j (j = 0..L-1) used in snapshots.
+
+    valley_depth   log10( n_{L-1} / mean_{j in middle} n_j )
+                   middle = 0.35 L <= j <= 0.65 L, more than 2 positions from
+                   any document boundary. Larger = deeper relative valley
+                   (middle weaker against the recency anchor).
+    boundary_spike mean over interior boundaries b of
+                   log10( n_b / median_{0 < |j - b| <= w} n_j ):
+                   > 0 when document starts stand out of their neighbourhood.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _norms(norms) -> np.ndarray:
+    n = np.asarray(norms, np.float64)
+    if n.ndim != 1 or n.size < 3 or not np.all(np.isfinite(n)) or np.any(n < 0):
+        raise ValueError("norms must be a 1-D array of >= 3 finite values >= 0")
+    return n
+
+
+def middle_mask(length: int, boundaries, *, lo: float = 0.35, hi: float = 0.65, guard: int = 2) -> np.ndarray:
+    """[L] bool: the middle band, minus ``guard`` positions around each boundary."""
+    j = np.arange(length)
+    mask = (j >= lo * length) & (j <= hi * length) & (j < length - 1)
+    for b in np.asarray(boundaries, int):
+        mask &= np.abs(j - b) > guard
+    if not mask.any():
+        mask = j == length // 2
+    return mask
+
+
+def valley_depth(norms, boundaries=()) -> float:
+    """log10 of recency (last position) over the mean middle influence."""
+    n = _norms(norms)
+    mid = n[middle_mask(n.size, boundaries)].mean()
+    return float(np.log10(n[-1] / mid)) if mid > 0 and n[-1] > 0 else float("nan")
+
+
+def boundary_spike(norms, boundaries, *, window: int = 8) -> float:
+    """Mean log10 ratio of the influence at interior boundaries to their neighbours' median (NaN if none)."""
+    n = _norms(norms)
+    vals = []
+    for b in np.asarray(boundaries, int):
+        if b <= 0 or b >= n.size - 1:
+            continue
+        nb = np.r_[n[max(0, b - window):b], n[b + 1:min(n.size - 1, b + window + 1)]]
+        med = np.median(nb) if nb.size else 0.0
+        if med > 0 and n[b] > 0:
+            vals.append(np.log10(n[b] / med))
+    return float(np.mean(vals)) if vals else float("nan")
+
+
+def pathway_norm(norms) -> float:
+    """Frobenius norm over all positions: sqrt(sum_j n_j^2)."""
+    return float(np.sqrt(np.sum(np.square(_norms(norms)))))

@@ -1,0 +1,97 @@
+"""Optimizer, loss and the jitted training step on a split NNX model.
+
+    tx = make_optimizer(cfg)                    # clip -> AdamW(warmup + cosine)
+    step_fn = make_train_step(graphdef, tx)     # (params, opt_state, batch) -> (params, opt_state, metrics)
+
+Loss (B sequences, weights w normalized to mean 1 by the task):
+    LM:  mean_{b, j} w_bj * CE(logits_b,j, token_b,j+1)
+    KV:  mean_b w_b * CE(logits_b,last, target_b)
+and the step minimizes their sum.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+from .config import TrainConfig
+
+
+def schedule(cfg: TrainConfig) -> optax.Schedule:
+    """Linear warmup 0 -> lr over ``warmup`` steps, then cosine to 0.1 lr at ``steps``."""
+    return optax.warmup_cosine_decay_schedule(
+        init_value=0.0, peak_value=cfg.lr, warmup_steps=cfg.warmup,
+        decay_steps=max(cfg.steps, cfg.warmup + 1), end_value=0.1 * cfg.lr)
+
+
+def make_optimizer(cfg: TrainConfig) -> optax.GradientTransformation:
+    """Global-norm clipping at ``clip`` followed by AdamW on the schedule."""
+    return optax.chain(optax.clip_by_global_norm(cfg.clip),
+                       optax.adamw(schedule(cfg), weight_decay=cfg.weight_decay))
+
+
+def _ce(logits, labels):
+    return optax.softmax_cross_entropy_with_integer_labels(logits.astype(jnp.float32), labels)
+
+
+def losses(model, batch: dict) -> dict[str, jax.Array]:
+    """Per-task weighted mean cross-entropies {"lm": [], "kv": []} (those present)."""
+    out = {}
+    if "lm_tokens" in batch:
+        tok = batch["lm_tokens"]
+        logits = model.lm(tok[:, :-1])                            # [B, L-1, V]
+        out["lm"] = jnp.mean(batch["lm_weights"] * _ce(logits, tok[:, 1:]))
+    if "kv_tokens" in batch:
+        logits = model.lm(batch["kv_tokens"])[:, -1]              # [B, V]
+        out["kv"] = jnp.mean(batch["kv_weights"] * _ce(logits, batch["kv_target"]))
+    return out
+
+
+_STEPS = {}
+
+
+def train_step_for(graphdef, cfg: TrainConfig):
+    """The jitted step for this graph and optimizer, cached so runs that share
+    them (seeds, interventions) compile once."""
+    key = (graphdef, cfg.lr, cfg.warmup, cfg.steps, cfg.weight_decay, cfg.clip)
+    if key not in _STEPS:
+        _STEPS[key] = make_train_step(graphdef, make_optimizer(cfg))
+    return _STEPS[key]
+
+
+def make_train_step(graphdef, tx: optax.GradientTransformation):
+    """A jitted pure step(params, opt_state, batch) -> (params, opt_state, metrics).
+
+    metrics: loss (sum over tasks), loss_lm / loss_kv, grad_norm (before clipping).
+    """
+
+    def loss_fn(params, batch):
+        parts = losses(nnx.merge(graphdef, params), batch)
+        return sum(parts.values()), parts
+
+    @jax.jit
+    def step(params, opt_state, batch):
+        (loss, parts), grads = jax.value_and_grad(loss_fn, has_aux=True)(params, batch)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        params = optax.apply_updates(params, updates)
+        metrics = {"loss": loss, "grad_norm": optax.tree.norm(grads),
+                   **{f"loss_{k}": v for k, v in parts.items()}}
+        return params, opt_state, metrics
+
+    return step
+
+
+def predict_values(graphdef, params, tokens) -> jax.Array:
+    """Argmax next token after the last position: [B, L] -> [B]."""
+    return _predict(graphdef)(params, tokens)
+
+
+_PREDICT = {}
+
+
+def _predict(graphdef):
+    if graphdef not in _PREDICT:
+        _PREDICT[graphdef] = jax.jit(lambda p, t: jnp.argmax(nnx.merge(graphdef, p).lm(t)[:, -1], axis=-1))
+    return _PREDICT[graphdef]

@@ -1,0 +1,156 @@
+"""Synthetic tasks, generated on the fly: batch t is a pure function of (seed, t).
+
+Shapes: B batch, L positions, k key-value pairs, V vocabulary.
+Tokens: 0 = BOS (starts every document), 1 = QUERY, keys 2 .. 2+k_V-1,
+values 2+k_V .. V-1 with k_V = (V - 2) // 2 keys and the rest values.
+
+- Language modelling on a chunked corpus (the paper's chunked experiment): a
+  document of N tokens starts with BOS, its first content token is uniform and
+  the rest follow a fixed sparse bigram chain (4 successors per token, fixed by
+  ``eval_seed``), so the loss is learnable and boundaries are marked by BOS.
+- Key-value retrieval (Liu et al. 2023, "Lost in the Middle", Sec. 3):
+  [BOS, k_1, v_1, ..., k_k, v_k, QUERY, k_i] -> target v_i, with distinct keys
+  and the needle index i (its depth x = (i + 1/2) / k) drawn per example.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .config import N_SPECIAL, TrainConfig
+
+BOS, QUERY = 0, 1
+_LM_STREAM, _KV_STREAM, _EVAL_STREAM, _PROFILE_STREAM = 1, 2, 3, 4
+
+
+def key_value_ranges(vocab: int) -> tuple[range, range]:
+    """Key tokens and value tokens for a vocabulary of size V."""
+    n_keys = (vocab - N_SPECIAL) // 2
+    return range(N_SPECIAL, N_SPECIAL + n_keys), range(N_SPECIAL + n_keys, vocab)
+
+
+def middle_weights(x: np.ndarray, strength: float) -> np.ndarray:
+    """w(x) = 1 + s (1 - |2x - 1|) for relative positions x in [0, 1]: peaks at x = 1/2."""
+    return 1.0 + strength * (1.0 - np.abs(2.0 * np.asarray(x, np.float64) - 1.0))
+
+
+def depth_bin_edges(pairs: int, bins: int) -> np.ndarray:
+    """[bins + 1] pair-index edges: bin b holds indices edges[b] .. edges[b+1] - 1."""
+    return (np.arange(bins + 1) * pairs) // bins
+
+
+def middle_pairs(pairs: int) -> np.ndarray:
+    """Pair indices whose depth (i + 1/2) / k lies in [1/4, 3/4] (at least one)."""
+    x = (np.arange(pairs) + 0.5) / pairs
+    idx = np.flatnonzero((x >= 0.25) & (x <= 0.75))
+    return idx if idx.size else np.array([pairs // 2])
+
+
+def _bigram(cfg: TrainConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Successor table [V, 4] and probabilities [4] of the corpus chain."""
+    rng = np.random.default_rng([cfg.eval_seed, 0])
+    succ = rng.integers(N_SPECIAL, cfg.vocab, size=(cfg.vocab, 4))
+    return succ, np.array([0.55, 0.25, 0.12, 0.08])
+
+
+def lm_tokens(cfg: TrainConfig, rng: np.random.Generator, batch: int) -> np.ndarray:
+    """[B, L] int32 chunked corpus: BOS at positions 0, N, 2N, ..."""
+    succ, prob = _bigram(cfg)
+    out = np.empty((batch, cfg.lm_length), np.int32)
+    choice = rng.choice(4, size=(batch, cfg.lm_length), p=prob)
+    fresh = rng.integers(N_SPECIAL, cfg.vocab, size=(batch, cfg.lm_length))
+    for j in range(cfg.lm_length):
+        r = j % cfg.chunk
+        if r == 0:
+            out[:, j] = BOS
+        elif r == 1:
+            out[:, j] = fresh[:, j]
+        else:
+            out[:, j] = succ[out[:, j - 1], choice[:, j]]
+    return out
+
+
+def depth_probs(cfg: TrainConfig, step: int) -> np.ndarray:
+    """[k] sampling probabilities of the needle index at ``step`` for the intervention."""
+    k = cfg.kv_pairs
+    x = (np.arange(k) + 0.5) / k
+    if cfg.intervention == "oversample_middle":
+        p = middle_weights(x, cfg.middle_strength)
+    elif cfg.intervention == "curriculum" and step < cfg.curriculum_steps:
+        p = np.zeros(k)
+        p[middle_pairs(k)] = 1.0
+    else:
+        p = np.ones(k)
+    return p / p.sum()
+
+
+def kv_examples(cfg: TrainConfig, rng: np.random.Generator, needle: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Retrieval contexts [B, 2k + 3] int32 and targets [B] int32 for needle indices [B]."""
+    keys_r, vals_r = key_value_ranges(cfg.vocab)
+    batch, k = needle.shape[0], cfg.kv_pairs
+    keys = np.argsort(rng.random((batch, len(keys_r))), axis=1)[:, :k] + keys_r.start
+    vals = rng.integers(vals_r.start, vals_r.stop, size=(batch, k))
+    tokens = np.empty((batch, cfg.kv_length), np.int32)
+    tokens[:, 0] = BOS
+    tokens[:, 1:2 * k + 1:2] = keys
+    tokens[:, 2:2 * k + 2:2] = vals
+    tokens[:, -2] = QUERY
+    rows = np.arange(batch)
+    tokens[:, -1] = keys[rows, needle]
+    return tokens, vals[rows, needle].astype(np.int32)
+
+
+def train_batch(cfg: TrainConfig, step: int) -> dict[str, np.ndarray]:
+    """The batch of step t: a pure function of (cfg, t).
+
+    Returns (present for the configured task):
+      lm_tokens [B_lm, L] int32, lm_weights [B_lm, L - 1] float32 (per
+      next-token loss weights), kv_tokens [B_kv, 2k + 3] int32, kv_target
+      [B_kv] int32, kv_weights [B_kv] float32.
+    """
+    out = {}
+    middle = cfg.intervention == "middle_loss"
+    if cfg.task in ("lm", "mixed"):
+        rng = np.random.default_rng([cfg.seed, step, _LM_STREAM])
+        out["lm_tokens"] = lm_tokens(cfg, rng, cfg.lm_batch)
+        x = (np.arange(1, cfg.lm_length) % cfg.chunk) / max(cfg.chunk - 1, 1)  # target's place in its document
+        w = middle_weights(x, cfg.middle_strength) if middle else np.ones(cfg.lm_length - 1)
+        out["lm_weights"] = np.broadcast_to(w / w.mean(), (cfg.lm_batch, cfg.lm_length - 1)).astype(np.float32)
+    if cfg.task in ("retrieval", "mixed"):
+        rng = np.random.default_rng([cfg.seed, step, _KV_STREAM])
+        needle = rng.choice(cfg.kv_pairs, size=cfg.kv_batch, p=depth_probs(cfg, step))
+        out["kv_tokens"], out["kv_target"] = kv_examples(cfg, rng, needle)
+        x = (needle + 0.5) / cfg.kv_pairs
+        w = middle_weights(x, cfg.middle_strength) if middle else np.ones(cfg.kv_batch)
+        out["kv_weights"] = (w / w.mean()).astype(np.float32)
+    return out
+
+
+def eval_set(cfg: TrainConfig) -> dict[str, np.ndarray]:
+    """Retrieval evaluation set with ``eval_per_bin`` examples in every depth bin.
+
+    Returns kv_tokens [bins * n, 2k + 3], kv_target [bins * n], bin [bins * n]
+    (fixed by ``eval_seed``, the same for every seed and intervention).
+    """
+    rng = np.random.default_rng([cfg.eval_seed, _EVAL_STREAM])
+    edges = depth_bin_edges(cfg.kv_pairs, cfg.depth_bins)
+    n = cfg.eval_per_bin
+    needle = np.concatenate([rng.integers(edges[b], edges[b + 1], size=n) for b in range(cfg.depth_bins)])
+    tokens, target = kv_examples(cfg, rng, needle)
+    return {"kv_tokens": tokens, "kv_target": target, "bin": np.repeat(np.arange(cfg.depth_bins), n)}
+
+
+def profile_tokens(cfg: TrainConfig) -> np.ndarray:
+    """[L] tokens whose embeddings feed the influence profiles: one LM sequence
+    (tasks "lm"/"mixed"), else one retrieval context with a middle needle."""
+    rng = np.random.default_rng([cfg.eval_seed, _PROFILE_STREAM])
+    if cfg.task == "retrieval":
+        return kv_examples(cfg, rng, np.array([cfg.kv_pairs // 2]))[0][0]
+    return lm_tokens(cfg, rng, 1)[0]
+
+
+def boundaries(cfg: TrainConfig) -> np.ndarray:
+    """0-based positions of document starts (BOS) in the profile input."""
+    if cfg.task == "retrieval":
+        return np.array([0])
+    return np.arange(0, cfg.lm_length, cfg.chunk)

@@ -1,0 +1,23 @@
+"""Pretrained Hugging Face weights vs a random init of the same architecture, against theory.
+
+    python sims/pretrained_vs_init.py --weights path/to/gpt2 --smoke      # seconds
+    python sims/pretrained_vs_init.py --weights path/to/gpt2              # L = 256, 4 seeds
+    python sims/pretrained_vs_init.py --weights path/to/Qwen2-0.5B --method randomized --length 1024
+    python sims/pretrained_vs_init.py --help
+
+Loads a local GPT-2 or Qwen2 checkpoint directory (config.json +
+model.safetensors, or a sharded index) with lostmid_jax.nn.load_hf, measures
+the Jacobian influence profile ||d y_L / d x_j||_F of the pretrained model and
+of a random init at the same L, compares both with theory rows (measured a_l
+and a fitted constant a), and writes runs/pretrained_vs_init/<timestamp>/ with
+config.json, metrics.csv, profiles.csv, alphas.csv, table.txt and
+profiles.png. The arguments are the fields of
+lostmid_jax.cli.compare.CompareConfig; `lostmid compare` is the same command.
+"""
+
+import sys
+
+from lostmid_jax.cli.compare import main
+
+if __name__ == "__main__":
+    sys.exit(main())

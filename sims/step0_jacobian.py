@@ -1,0 +1,23 @@
+"""Step 0: Jacobian influence profiles of freshly initialized decoders vs the exact theory.
+
+    python sims/step0_jacobian.py --smoke                  # seconds
+    python sims/step0_jacobian.py --preset toy             # exact, L = 1024, 8 seeds
+    python sims/step0_jacobian.py --preset qwen2-0.5b      # randomized, L = 2048
+    python sims/step0_jacobian.py                          # every preset (long)
+    python sims/step0_jacobian.py --help
+
+Reproduces the paper's central Step-0 measurement (Chowdhury, arXiv:2603.10123):
+||d y_L / d x_j||_F for toy, GPT-2 small/medium and Qwen2-0.5B replicas, RoPE
+(or learned positions) on and off, a RoPE base sweep, several seeds; compares
+with theory rows from measured a_l and a fitted a; writes
+runs/step0/<timestamp>/ (resumable with --out). The arguments are the fields
+of lostmid_jax.analysis.step0_config.Step0Config; `lostmid step0` is the same
+command.
+"""
+
+import sys
+
+from lostmid_jax.cli.step0 import main
+
+if __name__ == "__main__":
+    sys.exit(main())
