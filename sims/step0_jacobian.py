@@ -18,8 +18,9 @@ Measured on a shared, loaded 2-core machine (load 4-12): toy default (40
 units, exact, L = 1024) 30 min, ~10 s per compiled unit when idle-ish;
 gpt2-small, 8 probes, --no-split: 6-9 min per unit, peak RSS 2.9 GB;
 qwen2-0.5b, L = 2048, 8 probes with the pathway split: > 45 min for one unit
-(peak RSS 7.4 GB), --no-split --chunk 8: see the issue report. Use --no-split
-and fewer --seeds / --variants for the large replicas on CPU.
+(peak RSS 7.4 GB); --no-split --chunk 8: 45.5 min for one unit, peak RSS
+9.4 GB. Use --no-split and fewer --seeds / --variants for the large replicas
+on CPU.
 """
 
 import sys
