@@ -7,16 +7,15 @@ import math
 import numpy as np
 
 from .. import theory
+from .args import float_list
 
 
 def _alpha(text: str):
     """A number, or comma-separated per-layer values."""
-    parts = [p for p in text.split(",") if p.strip()]
-    try:
-        values = [float(p) for p in parts]
-    except ValueError:
-        raise ValueError(f"--alpha must be a number or comma-separated numbers, got {text!r}") from None
-    return values[0] if len(values) == 1 else values
+    values = float_list(text)
+    if not values:
+        raise ValueError(f"--alpha must be a number or comma-separated numbers, got {text!r}")
+    return values[0] if len(values) == 1 else list(values)
 
 
 def register(subparsers) -> None:

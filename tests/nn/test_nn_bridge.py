@@ -16,6 +16,7 @@ import pytest
 from flax import nnx
 
 from lostmid_jax.nn import Decoder, DecoderConfig, apply_fn
+from nn_helpers import reference_mask
 
 L, D, HEADS = 7, 8, 2
 SEGMENTS = np.array([0, 0, 1, 1, 1, 2, 2])
@@ -23,16 +24,7 @@ SEGMENTS = np.array([0, 0, 1, 1, 1, 2, 2])
 
 def dense_attention(mask, window=None, prefix=None, segments=None):
     """Row-normalized uniform attention over the allowed set, numpy float64."""
-    i, j = np.indices((L, L))
-    allowed = {
-        "causal": j <= i,
-        "bidirectional": np.ones((L, L), bool),
-        "sliding_window": (j <= i) & (j > i - (window or 0)),
-        "document": j <= i,
-        "prefix_lm": (j <= i) | (j < (prefix or 0)),
-    }[mask]
-    if segments is not None:
-        allowed = allowed & (segments[:, None] == segments[None, :])
+    allowed = reference_mask(L, mask, window, prefix, segments)
     return allowed / allowed.sum(axis=1, keepdims=True)
 
 

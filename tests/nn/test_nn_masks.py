@@ -13,23 +13,14 @@ import pytest
 from flax import nnx
 
 from lostmid_jax.nn import Decoder, DecoderConfig, apply_fn
+from nn_helpers import reference_mask as shared_reference_mask
 
 L, D = 8, 8
 SEGMENTS = np.array([0, 0, 0, 1, 1, 2, 2, 2])
 
 
 def reference_mask(mask, window=None, prefix=None, segments=None):
-    i, j = np.indices((L, L))
-    allowed = {
-        "causal": j <= i,
-        "bidirectional": np.ones((L, L), bool),
-        "sliding_window": (j <= i) & (j > i - (window or 0)),
-        "document": j <= i,
-        "prefix_lm": (j <= i) | (j < (prefix or 0)),
-    }[mask]
-    if segments is not None:
-        allowed = allowed & (segments[:, None] == segments[None, :])
-    return allowed
+    return shared_reference_mask(L, mask, window, prefix, segments)
 
 
 CASES = [
