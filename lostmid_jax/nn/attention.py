@@ -6,6 +6,8 @@ Shapes: B batch, L positions, D width, N query heads, G key/value heads
     o_i = W_o concat_h( sum_j A^h_ij v^h_j ),   v^h_j = W_v^h x_j
 
 softmax:       A^h = softmax_j(q_i . k_j / sqrt(K) + bias_ij)   over allowed j
+               (in query blocks with a hand-written backward, attention_core;
+               the dense L x L route when the probabilities are requested)
 uniform:       A_ij = 1 / #{allowed j}  (Step-0 limit; q/k exist but are unused)
 linear-value:  the same uniform A with no q/k parameters at all.
 """
@@ -16,6 +18,7 @@ import jax
 import jax.numpy as jnp
 from flax import nnx
 
+from .attention_core import CoreSpec, auto_block, blocked_attention
 from .config import DecoderConfig
 from .init import linear
 from .masks import allowed_mask
@@ -37,7 +40,7 @@ class Attention(nnx.Module):
         self.o = linear(cfg, n * k, d, bias=cfg.out_bias, rngs=rngs, residual_out=True)
 
     def __call__(self, x: jax.Array, *, positions: jax.Array, segment_ids: jax.Array | None = None,
-                 freeze_probs: bool = False) -> tuple[jax.Array, jax.Array]:
+                 freeze_probs: bool = False, need_probs: bool = True) -> tuple[jax.Array, jax.Array | None]:
         """Attend.
 
         Args:
@@ -46,14 +49,21 @@ class Attention(nnx.Module):
           segment_ids: optional [B, L] segment ids (see masks.allowed_mask).
           freeze_probs: stop gradients through the attention probabilities
             (value pathway only).
+          need_probs: return the [B, N, L, L] probabilities; without them
+            softmax attention takes the blocked route (attention_core).
 
         Returns:
-          (out [B, L, D], probs [B, N, L, L]); probs cost nothing unless used.
+          (out [B, L, D], probs [B, N, L, L] or None).
         """
         cfg = self.cfg
         b, length, _ = x.shape
         n, g, k = cfg.heads, cfg.resolved_kv_heads, cfg.resolved_head_dim
         r = n // g
+        if cfg.attention == "softmax" and not need_probs:
+            q, kk = self._queries_keys(x, positions)
+            spec = CoreSpec(cfg, cfg.attn_block or auto_block(length), freeze_probs)
+            out = blocked_attention(q, kk, self.v(x).reshape(b, length, g, k), positions, segment_ids, spec)
+            return self.o(out.reshape(b, length, n * k)), None
         allowed = allowed_mask(cfg, length, segment_ids)[:, None]  # [B|1, 1, L, L]
         v = self.v(x).reshape(b, length, g, k)  # [B, L, G, K]
         if cfg.attention == "softmax":
@@ -73,7 +83,8 @@ class Attention(nnx.Module):
             probs = jnp.broadcast_to(probs, (b, n, length, length))
         return self.o(out.reshape(b, length, n * k)), probs
 
-    def _softmax_probs(self, x, positions, allowed):
+    def _queries_keys(self, x, positions):
+        """(q [B, L, G, R, K], k [B, L, G, K]) with RoPE applied."""
         cfg = self.cfg
         b, length, _ = x.shape
         n, g, k = cfg.heads, cfg.resolved_kv_heads, cfg.resolved_head_dim
@@ -82,7 +93,13 @@ class Attention(nnx.Module):
         if cfg.position == "rope":
             q = rope(q, positions, cfg.rope_theta)
             kk = rope(kk, positions, cfg.rope_theta)
-        q = q.reshape(b, length, g, n // g, k)
+        return q.reshape(b, length, g, n // g, k), kk
+
+    def _softmax_probs(self, x, positions, allowed):
+        cfg = self.cfg
+        b, length, _ = x.shape
+        n, k = cfg.heads, cfg.resolved_head_dim
+        q, kk = self._queries_keys(x, positions)
         scores = jnp.einsum("blgrk,bmgk->bgrlm", q, kk, precision="highest")
         scores = scores.reshape(b, n, length, length) / jnp.sqrt(jnp.asarray(k, x.dtype))
         sdt = jnp.promote_types(x.dtype, jnp.float32)  # softmax in >= float32

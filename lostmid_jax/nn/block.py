@@ -62,7 +62,7 @@ class Block(nnx.Module):
             inter["resid_norm"] = _token_norm(x)
         attn_in = self.norm1(x) if cfg.pre_norm else x
         att, probs = self.attn(attn_in, positions=positions, segment_ids=segment_ids,
-                               freeze_probs=freeze_probs)
+                               freeze_probs=freeze_probs, need_probs=collect_probs)
         if collect:
             inter["attn_out_norm"] = _token_norm(att)
         if collect_probs:

@@ -91,6 +91,9 @@ class DecoderConfig:
         to it.
       remat: rematerialize each block in the backward pass (jax.checkpoint
         around the scanned block): memory O(H L D) instead of O(H L^2).
+      attn_block: query block T of softmax attention (see attention_core);
+        None picks ``attention_core.auto_block(L)``. Blocks skip the keys no
+        query in them may see; T changes speed and memory, not results.
     """
 
     depth: int = 2
@@ -124,11 +127,14 @@ class DecoderConfig:
     param_dtype: str = "float32"
     dtype: str | None = None
     remat: bool = True
+    attn_block: int | None = None
 
     def __post_init__(self):
         _check_int("depth", self.depth, 0)
         _check_int("width", self.width, 1)
         _check_int("heads", self.heads, 1)
+        if self.attn_block is not None:
+            _check_int("attn_block", self.attn_block, 1)
         if self.kv_heads is not None:
             _check_int("kv_heads", self.kv_heads, 1)
             if self.heads % self.kv_heads:

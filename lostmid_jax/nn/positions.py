@@ -43,18 +43,20 @@ def alibi_slopes(heads: int) -> np.ndarray:
     return 2.0 ** (-8.0 * np.arange(1, heads + 1) / heads)
 
 
-def alibi_bias(heads: int, positions: jnp.ndarray, dtype) -> jnp.ndarray:
+def alibi_bias(heads: int, positions: jnp.ndarray, dtype, key_positions: jnp.ndarray | None = None) -> jnp.ndarray:
     """ALiBi score bias -m_h |p_i - p_j| for every head and query/key pair.
 
     Args:
       heads: N.
-      positions: [B, L] positions.
+      positions: [B, Lq] query positions.
       dtype: output dtype.
+      key_positions: [B, Lk] key positions (default: ``positions``).
 
     Returns:
-      [B, N, L, L] bias, built from the positions (no stored buffer).
+      [B, N, Lq, Lk] bias, built from the positions (no stored buffer).
     """
     slopes = jnp.asarray(alibi_slopes(heads), dtype=dtype)
     pos = positions.astype(dtype)
-    dist = jnp.abs(pos[:, :, None] - pos[:, None, :])  # [B, L, L]
+    kpos = pos if key_positions is None else key_positions.astype(dtype)
+    dist = jnp.abs(pos[:, :, None] - kpos[:, None, :])  # [B, Lq, Lk]
     return -slopes[None, :, None, None] * dist[:, None]
