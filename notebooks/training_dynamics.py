@@ -17,7 +17,8 @@
 # tokens) plus key-value retrieval with the needle at a controlled depth.
 # At snapshot steps we measure the influence profile ||d y_L / d x_j||_F, its
 # value pathway (attention probabilities frozen) and score pathway, the
-# effective attention strength a_l per layer, and accuracy by needle depth.
+# effective attention strength a_l per layer, and accuracy by needle depth
+# (against the chance level of guessing one of the k context values).
 # This notebook explores the same numbers as `sims/micro_training.py`.
 # Set `LOSTMID_SMOKE=1` for a seconds-long run (the tests do).
 
@@ -62,6 +63,14 @@ tplots.pathways_vs_step(records)
 tplots.valley_vs_step(records, exp.variants);
 
 # %% [markdown]
+# ## The U inside each document
+# Per document: log10(sqrt(start edge * end edge) / middle) of the last
+# token's influence (train/metrics.py chunk_u); > 0 is a chunk-local U.
+
+# %%
+tplots.chunk_u_vs_step(records, exp.variants);
+
+# %% [markdown]
 # ## Where the score pathway differs from the value pathway
 # Ratio of the score to the value profile at the last snapshot (seed 0).
 
@@ -80,5 +89,5 @@ ax.set_ylabel("score / value");
 # ## Accuracy by needle depth, and the verdict
 
 # %%
-tplots.accuracy_by_depth(records, exp.variants, exp.base.depth_bins, 1 / exp.base.kv_pairs)
+tplots.accuracy_by_depth(records, exp.variants, exp.base.depth_bins, tasks.chance_accuracy(exp.base))
 print("\n".join(verdict(exp, records)))

@@ -1,6 +1,7 @@
 """Figures of the micro-training experiment (records from train.run_experiment).
 
-valley_vs_step, pathways_vs_step, profiles_at_steps, accuracy_by_depth; all_figures writes PNGs.
+valley_vs_step, chunk_u_vs_step, pathways_vs_step, profiles_at_steps, accuracy_by_depth;
+all_figures writes PNGs.
 """
 
 from __future__ import annotations
@@ -30,18 +31,27 @@ def _xaxis(ax):
     ax.set_xlabel("optimizer step")
 
 
-def valley_vs_step(records, variants):
-    """Valley depth log10(recency / middle) against step, mean +- SE over seeds, per variant."""
+def valley_vs_step(records, variants, *, key="total_valley", ylabel="valley depth log10(n_L / mean middle n_j)",
+                   title="relative valley over training"):
+    """Valley depth log10(recency / middle) (or another snapshot ``key``) against step,
+    mean +- SE over seeds, per variant."""
     fig, ax = plt.subplots(figsize=(6, 4))
     for v in variants:
-        s, m, e = _by_step(records, v, "total_valley")
+        s, m, e = _by_step(records, v, key)
         ax.errorbar(s, m, yerr=e, marker="o", capsize=3, label=v)
     _xaxis(ax)
-    ax.set_ylabel("valley depth log10(n_L / mean middle n_j)")
+    ax.axhline(0, color="gray", lw=0.5)
+    ax.set_ylabel(ylabel)
     ax.legend()
-    ax.set_title("relative valley over training")
+    ax.set_title(title)
     fig.tight_layout()
     return fig
+
+
+def chunk_u_vs_step(records, variants):
+    """Chunk-local U log10(sqrt(start * end edge) / middle), mean over documents, against step."""
+    return valley_vs_step(records, variants, key="total_chunk_u", title="U inside each document",
+                          ylabel="chunk-local U log10(sqrt(edges) / middle)")
 
 
 def pathways_vs_step(records):
@@ -103,12 +113,17 @@ def accuracy_by_depth(records, variants, bins, chance):
 
 
 def all_figures(records, profile_rows, exp, boundaries, run_dir) -> list[pathlib.Path]:
-    """Write the four PNGs into ``run_dir``; returns their paths."""
+    """Write the PNGs into ``run_dir``; returns their paths."""
+    from ..train.tasks import chance_accuracy
+
     figs = {"valley_vs_step": valley_vs_step(records, exp.variants),
             "pathways_vs_step": pathways_vs_step(records),
             "profiles_at_steps": profiles_at_steps(profile_rows, boundaries)}
+    if exp.base.task != "retrieval":
+        figs["chunk_u_vs_step"] = chunk_u_vs_step(records, exp.variants)
     if exp.base.task != "lm":
-        figs["accuracy_by_depth"] = accuracy_by_depth(records, exp.variants, exp.base.depth_bins, 1 / exp.base.kv_pairs)
+        figs["accuracy_by_depth"] = accuracy_by_depth(records, exp.variants, exp.base.depth_bins,
+                                                      chance_accuracy(exp.base))
     paths = []
     for name, fig in figs.items():
         path = pathlib.Path(run_dir) / f"{name}.png"

@@ -10,6 +10,7 @@ import dataclasses
 from ..nn import DecoderConfig, preset
 
 TASKS = ("lm", "retrieval", "mixed")
+KV_FORMATS = ("keyed", "shared")
 INTERVENTIONS = ("none", "middle_loss", "oversample_middle", "curriculum")
 SNAPSHOT_STEPS = (0, 1, 2, 5, 10, 20, 50, 100)
 N_SPECIAL = 2  # token 0 = BOS (document boundary), token 1 = QUERY marker
@@ -30,11 +31,20 @@ class TrainConfig:
       seed: model init and data stream; batch t is a pure function of (seed, t).
       steps: number of optimizer steps (>= 1).
       width, depth, heads, kv_heads: the "toy" preset's fields overridden.
-      vocab: V >= 2 + 2 * kv_pairs (BOS, QUERY, keys, values).
+      vocab: V >= 2 + K + K NV ("keyed") or 2 + K + NV ("shared"): BOS,
+        QUERY, K key tokens, then the value tokens (see tasks.py).
       lm_length, chunk: LM sequence length L and document length N (a BOS
         token starts every document, so boundaries sit at 0, N, 2N, ...).
       lm_batch, kv_batch: sequences per step for each task.
       kv_pairs: k pairs per retrieval context; length 2k + 3.
+      kv_format: "keyed" (each key owns NV value tokens, so the needle is the
+        one context value owned by the queried key: one attention layer finds
+        and copies it) or "shared" (all keys draw from one set of NV values,
+        Liu et al.'s format: needs a two-layer induction circuit, which this
+        model size does not learn within 100 steps).
+      kv_keys: K distinct key tokens (>= kv_pairs); None = kv_pairs.
+      kv_values: NV, values per key ("keyed") or in all ("shared"); None = as
+        many as ``vocab`` holds.
       depth_bins: number of needle-depth bins (bin b holds pair indices
         floor(b k / bins) .. floor((b+1) k / bins) - 1).
       middle_strength: s >= 0 in the middle weights w(x) = 1 + s (1 - |2x - 1|)
@@ -59,16 +69,19 @@ class TrainConfig:
     depth: int = 2
     heads: int = 4
     kv_heads: int = 2
-    vocab: int = 64
+    vocab: int = 242  # 2 + 15 keys + 15 x 15 keyed values
     lm_length: int = 600
     chunk: int = 300
     lm_batch: int = 1
-    kv_batch: int = 32
+    kv_batch: int = 96
     kv_pairs: int = 15
+    kv_format: str = "keyed"
+    kv_keys: int | None = None
+    kv_values: int | None = None
     depth_bins: int = 5
     middle_strength: float = 2.0
     curriculum_steps: int = 50
-    lr: float = 3e-3
+    lr: float = 1e-2
     warmup: int = 10
     weight_decay: float = 0.01
     clip: float = 1.0
@@ -83,6 +96,7 @@ class TrainConfig:
     def __post_init__(self):
         _choice("task", self.task, TASKS)
         _choice("intervention", self.intervention, INTERVENTIONS)
+        _choice("kv_format", self.kv_format, KV_FORMATS)
         _choice("profile_method", self.profile_method, ("exact", "randomized"))
         for name, low in (("seed", 0), ("steps", 1), ("width", 1), ("depth", 1), ("heads", 1),
                           ("kv_heads", 1), ("lm_length", 2), ("chunk", 2), ("lm_batch", 1),
@@ -92,8 +106,14 @@ class TrainConfig:
             _int(name, getattr(self, name), low)
         if self.depth_bins > self.kv_pairs:
             raise ValueError(f"depth_bins={self.depth_bins} must be <= kv_pairs={self.kv_pairs}")
-        if self.vocab < N_SPECIAL + 2 * self.kv_pairs:
-            raise ValueError(f"vocab must be >= {N_SPECIAL + 2 * self.kv_pairs} (2 + 2 kv_pairs), got {self.vocab}")
+        for name in ("kv_keys", "kv_values"):
+            if getattr(self, name) is not None:
+                _int(name, getattr(self, name), self.kv_pairs if name == "kv_keys" else 1)
+        keys, values = self.kv_sizes
+        need = N_SPECIAL + keys + (keys if self.kv_format == "keyed" else 1) * max(values, 1)
+        if values < 1 or self.vocab < need:
+            raise ValueError(f"vocab must be >= {need} (2 + kv_keys + the {self.kv_format} value tokens), "
+                             f"got {self.vocab}")
         for name in ("lr", "clip"):
             if not (isinstance(getattr(self, name), (int, float)) and getattr(self, name) > 0):
                 raise ValueError(f"{name} must be a number > 0, got {getattr(self, name)!r}")
@@ -115,6 +135,15 @@ class TrainConfig:
     def snapshots(self) -> tuple[int, ...]:
         """Sorted snapshot steps that fall in [0, steps]."""
         return tuple(sorted({s for s in self.snapshot_steps if s <= self.steps}))
+
+    @property
+    def kv_sizes(self) -> tuple[int, int]:
+        """(K keys, NV values per key or in all), with the None defaults resolved."""
+        keys = self.kv_pairs if self.kv_keys is None else self.kv_keys
+        if self.kv_values is not None:
+            return keys, self.kv_values
+        room = self.vocab - N_SPECIAL - keys
+        return keys, room // keys if self.kv_format == "keyed" else room
 
     @property
     def kv_length(self) -> int:

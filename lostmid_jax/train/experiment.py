@@ -1,7 +1,7 @@
 """Baseline and interventions over seeds: run directories, tables and the verdict.
 
     records, runs = run_experiment(ExperimentConfig(), out_dir)
-    lines = verdict(exp, records)
+    lines = verdict(exp, records)        # verdict.py
 
 Each (intervention, seed) trains in out_dir/<intervention>/seed<k>/ (see
 loop.py) with identical seeds, data streams and evaluation set.
@@ -12,11 +12,9 @@ from __future__ import annotations
 import dataclasses
 import pathlib
 
-import numpy as np
-
 from .config import INTERVENTIONS, SMOKE, TrainConfig
 from .loop import RunResult, train
-from .snapshots import middle_bins
+from .verdict import verdict  # noqa: F401  (re-exported)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -76,67 +74,3 @@ def profile_rows(runs: dict[tuple[str, int], RunResult]) -> list[dict]:
                       "total": p["total"][j], "value": p["value"][j], "score": p["score"][j]}
                      for j in range(len(p["total"]))]
     return rows
-
-
-def _series(records, variant, key, step) -> dict[int, float]:
-    return {r["seed"]: r[key] for r in records if r["intervention"] == variant and r["step"] == step and key in r}
-
-
-def _mean_se(values) -> tuple[float, float]:
-    v = np.asarray([x for x in values if np.isfinite(x)], np.float64)
-    if v.size == 0:
-        return float("nan"), float("nan")
-    return float(v.mean()), float(v.std(ddof=1) / np.sqrt(v.size)) if v.size > 1 else float("nan")
-
-
-def _call(mean, se, what_pos, what_neg) -> str:
-    if not np.isfinite(se):
-        return "undetermined (one seed)"
-    if mean > 2 * se:
-        return what_pos
-    if mean < -2 * se:
-        return what_neg
-    return "no clear change (|mean| <= 2 SE)"
-
-
-def verdict(exp: ExperimentConfig, records: list[dict]) -> list[str]:
-    """Statements computed from the snapshot numbers, with seeds and mean +- SE across seeds."""
-    steps = sorted({r["step"] for r in records})
-    first, last = steps[0], steps[-1]
-    seeds = list(exp.seeds)
-    lines = [f"seeds {seeds}; mean +- SE across seeds; steps {first} -> {last}"]
-    v0, v1 = _series(records, "none", "total_valley", first), _series(records, "none", "total_valley", last)
-    d = [v1[s] - v0[s] for s in seeds if s in v0 and s in v1]
-    m, se = _mean_se(d)
-    lines.append(f"valley depth log10(recency/middle), baseline: step {first} {_mean_se(v0.values())[0]:.3f}, "
-                 f"step {last} {_mean_se(v1.values())[0]:.3f}; change {m:+.3f} +- {se:.3f} -> "
-                 + _call(m, se, "the relative valley DEEPENS", "the relative valley becomes SHALLOWER"))
-    for path in ("value", "score"):
-        a, b = _series(records, "none", f"{path}_norm", first), _series(records, "none", f"{path}_norm", last)
-        lines.append(f"{path} pathway norm, baseline: step {first} {_mean_se(a.values())[0]:.4g} -> "
-                     f"step {last} {_mean_se(b.values())[0]:.4g}")
-    s0, s1 = _series(records, "none", "total_spike", first), _series(records, "none", "total_spike", last)
-    if any(np.isfinite(v) for v in s1.values()):
-        m1, se1 = _mean_se(s1.values())
-        ds = [s1[s] - s0[s] for s in seeds if s in s0 and s in s1]
-        md, sed = _mean_se(ds)
-        lines.append(f"chunk-boundary spike log10(n_b / neighbour median), baseline step {last}: {m1:+.3f} +- {se1:.3f} "
-                     f"(change from step {first}: {md:+.3f} +- {sed:.3f}) -> "
-                     + _call(m1, se1, "spikes at chunk boundaries", "dips at chunk boundaries"))
-    if exp.base.task != "lm":
-        mid = middle_bins(exp.base.depth_bins)
-        base_acc = _series(records, "none", "acc_middle", last)
-        bins = [_mean_se(_series(records, "none", f"acc_bin{b}", last).values())[0] for b in range(exp.base.depth_bins)]
-        lines.append(f"baseline accuracy by depth bin at step {last}: " + ", ".join(f"{a:.3f}" for a in bins)
-                     + f" (middle bins {mid.tolist()}; chance 1/{exp.base.kv_pairs} = {1 / exp.base.kv_pairs:.3f} "
-                       f"among context values, 1/{exp.base.vocab} = {1 / exp.base.vocab:.3f} over the vocabulary)")
-        for variant in exp.variants[1:]:
-            acc = _series(records, variant, "acc_middle", last)
-            val = _series(records, variant, "total_valley", last)
-            da = [acc[s] - base_acc[s] for s in seeds if s in acc and s in base_acc]
-            dv = [val[s] - v1[s] for s in seeds if s in val and s in v1]
-            (ma, sa), (mv, sv) = _mean_se(da), _mean_se(dv)
-            lines.append(f"{variant} vs baseline (paired by seed), step {last}: middle accuracy {ma:+.3f} +- {sa:.3f} -> "
-                         + _call(ma, sa, "raises middle accuracy", "lowers middle accuracy")
-                         + f"; valley {mv:+.3f} +- {sv:.3f} -> " + _call(mv, sv, "deeper valley", "shallower valley"))
-    return lines

@@ -7,6 +7,13 @@
     boundary_spike mean over interior boundaries b of
                    log10( n_b / median_{0 < |j - b| <= w} n_j ):
                    > 0 when document starts stand out of their neighbourhood.
+    chunk_u        per document (chunk) c = [s, e) of N = e - s positions, e
+                   capped at L - 1 so the output position itself is left out:
+                   log10( sqrt(start_c end_c) / middle_c ), start_c / end_c the
+                   mean n over the w = max(1, round(0.1 N)) positions after the
+                   BOS at s (that one is the boundary spike's) / before e, and
+                   middle_c over 0.35 <= (j - s)/(N - 1) <= 0.65.
+                   > 0: a U inside the document (both edges above its middle).
 """
 
 from __future__ import annotations
@@ -56,3 +63,31 @@ def boundary_spike(norms, boundaries, *, window: int = 8) -> float:
 def pathway_norm(norms) -> float:
     """Frobenius norm over all positions: sqrt(sum_j n_j^2)."""
     return float(np.sqrt(np.sum(np.square(_norms(norms)))))
+
+
+def chunk_u_profile(norms, boundaries, *, edge: float = 0.1, lo: float = 0.35, hi: float = 0.65,
+                    min_length: int = 5) -> np.ndarray:
+    """[C] chunk-local U depth of each document (see module docstring); NaN for
+    documents shorter than ``min_length`` positions or with a zero mean."""
+    n = _norms(norms)
+    if isinstance(min_length, bool) or not isinstance(min_length, int) or min_length < 3:
+        raise ValueError(f"min_length must be an int >= 3, got {min_length!r}")
+    if not 0 < edge < lo <= hi < 1 - edge:
+        raise ValueError(f"need 0 < edge < lo <= hi < 1 - edge, got edge={edge}, lo={lo}, hi={hi}")
+    starts = sorted({int(b) for b in np.asarray(boundaries, int) if 0 <= b < n.size - 1} | {0})
+    out = []
+    for s, nxt in zip(starts, starts[1:] + [n.size - 1]):
+        if nxt - s < min_length:
+            out.append(np.nan)
+            continue
+        w, u = max(1, round(edge * (nxt - s))), np.arange(nxt - s) / (nxt - s - 1)
+        mid = n[s:nxt][(u >= lo) & (u <= hi)]
+        start, end, mid = n[s + 1:s + 1 + w].mean(), n[nxt - w:nxt].mean(), mid.mean() if mid.size else 0.0
+        out.append(np.log10(np.sqrt(start * end) / mid) if min(start, end, mid) > 0 else np.nan)
+    return np.array(out, np.float64)
+
+
+def chunk_u(norms, boundaries, **kw) -> float:
+    """Mean over documents of :func:`chunk_u_profile` (NaN if none is defined)."""
+    u = chunk_u_profile(norms, boundaries, **kw)
+    return float(np.nanmean(u)) if np.isfinite(u).any() else float("nan")

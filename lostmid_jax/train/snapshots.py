@@ -1,8 +1,10 @@
 """Per-step snapshots: influence profiles, pathways, attention strength, accuracy by depth.
 
-A snapshot of the model after t steps is a dict with scalars (step, valley
-depths, pathway norms, boundary spike, per-layer strength a_l, accuracy per
-depth bin) and arrays (total / value / score profiles [L]).
+A snapshot of the model after t steps is a dict with scalars (step; per
+pathway total / value / score: norm, valley depth, boundary spike, chunk-local
+U, see metrics.py; the total profile's chunk-local U per document
+total_chunk_u_c<c>; per-layer strength a_l; accuracy per depth bin) and
+arrays (total / value / score profiles [L]).
 """
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ def take_snapshot(cfg: TrainConfig, graphdef, params, step: int, evalset: dict |
         rec[f"{name}_norm"] = metrics.pathway_norm(n)
         rec[f"{name}_valley"] = metrics.valley_depth(n, bounds)
         rec[f"{name}_spike"] = metrics.boundary_spike(n, bounds)
+        rec[f"{name}_chunk_u"] = metrics.chunk_u(n, bounds)
+    per_doc = metrics.chunk_u_profile(split.total.norms, bounds)
+    rec.update({f"total_chunk_u_c{c}": float(u) for c, u in enumerate(per_doc)})
     for layer, a in enumerate(analysis.attention_strength(model, x)):
         rec[f"strength_{layer}"] = float(a)
     if evalset is not None:

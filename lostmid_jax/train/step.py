@@ -20,9 +20,12 @@ from .config import TrainConfig
 
 
 def schedule(cfg: TrainConfig) -> optax.Schedule:
-    """Linear warmup 0 -> lr over ``warmup`` steps, then cosine to 0.1 lr at ``steps``."""
+    """Linear warmup lr / warmup -> lr over ``warmup`` steps, then cosine to 0.1 lr at ``steps``.
+
+    The first step already has lr / warmup > 0, so step 1 moves the parameters.
+    """
     return optax.warmup_cosine_decay_schedule(
-        init_value=0.0, peak_value=cfg.lr, warmup_steps=cfg.warmup,
+        init_value=cfg.lr / max(cfg.warmup, 1), peak_value=cfg.lr, warmup_steps=cfg.warmup,
         decay_steps=max(cfg.steps, cfg.warmup + 1), end_value=0.1 * cfg.lr)
 
 

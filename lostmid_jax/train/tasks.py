@@ -1,8 +1,9 @@
 """Synthetic tasks, generated on the fly: batch t is a pure function of (seed, t).
 
 Shapes: B batch, L positions, k key-value pairs, V vocabulary.
-Tokens: 0 = BOS (starts every document), 1 = QUERY, keys 2 .. 2+k_V-1,
-values 2+k_V .. V-1 with k_V = (V - 2) // 2 keys and the rest values.
+Tokens: 0 = BOS (starts every document), 1 = QUERY, K keys 2 .. K+1, then
+the values: "keyed" K NV tokens, key j owning K+2+j NV .. K+2+(j+1) NV-1;
+"shared" NV tokens used by every key (``TrainConfig.kv_sizes`` gives K, NV).
 
 - Language modelling on a chunked corpus (the paper's chunked experiment): a
   document of N tokens starts with BOS, its first content token is uniform and
@@ -11,6 +12,9 @@ values 2+k_V .. V-1 with k_V = (V - 2) // 2 keys and the rest values.
 - Key-value retrieval (Liu et al. 2023, "Lost in the Middle", Sec. 3):
   [BOS, k_1, v_1, ..., k_k, v_k, QUERY, k_i] -> target v_i, with distinct keys
   and the needle index i (its depth x = (i + 1/2) / k) drawn per example.
+  "keyed" values are owned by their key, so v_i is the one context value
+  owned by k_i: content lookup plus copy, learned within the default 100 steps;
+  "shared" (Liu et al.'s format) needs a previous-token + match circuit.
 """
 
 from __future__ import annotations
@@ -23,10 +27,25 @@ BOS, QUERY = 0, 1
 _LM_STREAM, _KV_STREAM, _EVAL_STREAM, _PROFILE_STREAM = 1, 2, 3, 4
 
 
-def key_value_ranges(vocab: int) -> tuple[range, range]:
-    """Key tokens and value tokens for a vocabulary of size V."""
-    n_keys = (vocab - N_SPECIAL) // 2
-    return range(N_SPECIAL, N_SPECIAL + n_keys), range(N_SPECIAL + n_keys, vocab)
+def key_value_ranges(cfg: TrainConfig) -> tuple[range, range]:
+    """Key tokens [K] and value tokens [K NV] ("keyed") or [NV] ("shared")."""
+    keys, values = cfg.kv_sizes
+    n_values = keys * values if cfg.kv_format == "keyed" else values
+    return range(N_SPECIAL, N_SPECIAL + keys), range(N_SPECIAL + keys, N_SPECIAL + keys + n_values)
+
+
+def chance_accuracy(cfg: TrainConfig) -> float:
+    """Chance accuracy: the better of two guesses that do not retrieve.
+
+    "keyed": the k context values are distinct, so 1/k; a guess among the
+    queried key's own NV values (ignoring the context) gets 1/NV; the larger.
+    "shared": the answer's value occurs 1 + Binomial(k-1, 1/NV) times among
+    the k, so (1 + (k - 1)/NV) / k.
+    """
+    k, (_, nv) = cfg.kv_pairs, cfg.kv_sizes
+    if cfg.kv_format == "keyed":
+        return max(1.0 / k, 1.0 / nv)
+    return (1.0 + (k - 1) / nv) / k
 
 
 def middle_weights(x: np.ndarray, strength: float) -> np.ndarray:
@@ -86,10 +105,11 @@ def depth_probs(cfg: TrainConfig, step: int) -> np.ndarray:
 
 def kv_examples(cfg: TrainConfig, rng: np.random.Generator, needle: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Retrieval contexts [B, 2k + 3] int32 and targets [B] int32 for needle indices [B]."""
-    keys_r, vals_r = key_value_ranges(cfg.vocab)
-    batch, k = needle.shape[0], cfg.kv_pairs
-    keys = np.argsort(rng.random((batch, len(keys_r))), axis=1)[:, :k] + keys_r.start
-    vals = rng.integers(vals_r.start, vals_r.stop, size=(batch, k))
+    keys_r, vals_r = key_value_ranges(cfg)
+    batch, k, (_, nv) = needle.shape[0], cfg.kv_pairs, cfg.kv_sizes
+    key_idx = np.argsort(rng.random((batch, len(keys_r))), axis=1)[:, :k]
+    keys = key_idx + keys_r.start
+    vals = vals_r.start + rng.integers(0, nv, size=(batch, k)) + (key_idx * nv if cfg.kv_format == "keyed" else 0)
     tokens = np.empty((batch, cfg.kv_length), np.int32)
     tokens[:, 0] = BOS
     tokens[:, 1:2 * k + 1:2] = keys

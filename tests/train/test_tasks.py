@@ -36,6 +36,33 @@ def test_retrieval_target_is_value_after_queried_key():
         assert vals[list(keys).index(row[-1])] == t
 
 
+def test_keyed_values_belong_to_their_key_and_shared_do_not():
+    cfg = _cfg(kv_keys=8, kv_values=5, vocab=2 + 8 + 40)
+    tok = tasks.train_batch(cfg, 1)["kv_tokens"]
+    keys, vals = tok[:, 1:13:2], tok[:, 2:13:2]
+    assert keys.min() >= 2 and keys.max() <= 9 and vals.min() >= 10 and vals.max() <= 49
+    assert np.array_equal((vals - 10) // 5, keys - 2)  # key j owns values 10 + 5j .. 14 + 5j
+    shared = tasks.train_batch(cfg.replace(kv_format="shared"), 1)["kv_tokens"]
+    assert shared[:, 2:13:2].min() >= 10 and shared[:, 2:13:2].max() <= 14
+
+
+@pytest.mark.parametrize("fmt,values", [("keyed", 3), ("keyed", 20), ("shared", 3), ("shared", 20)])
+def test_chance_matches_simulated_guesses(fmt, values):
+    """The better of two query-blind guesses, simulated on the task's own examples: a uniformly
+    random context value, and ("keyed") a random value owned by the queried key, context unseen."""
+    cfg = _cfg(kv_format=fmt, kv_keys=6, kv_values=values, vocab=2 + 6 + 6 * values)
+    rng = np.random.default_rng(0)
+    tok, tgt = tasks.kv_examples(cfg, rng, rng.integers(0, 6, size=20000))
+    hit = (tok[np.arange(len(tgt)), 2 + 2 * rng.integers(0, 6, size=len(tgt))] == tgt).mean()
+    if fmt == "keyed":
+        owned = 8 + (tok[:, -1] - 2) * values + rng.integers(0, values, size=len(tgt))
+        hit = max(hit, (owned == tgt).mean())
+    by_hand = {("keyed", 3): 1 / 3, ("keyed", 20): 1 / 6, ("shared", 3): (1 + 5 / 3) / 6,
+               ("shared", 20): (1 + 5 / 20) / 6}[fmt, values]
+    assert tasks.chance_accuracy(cfg) == pytest.approx(by_hand)
+    assert hit == pytest.approx(by_hand, abs=0.01)
+
+
 def test_eval_set_has_equal_counts_per_bin_and_right_depths():
     cfg = _cfg()
     ev = tasks.eval_set(cfg)
@@ -57,8 +84,16 @@ def test_interventions_change_depth_distribution():
     assert np.isclose(w["kv_weights"].mean(), 1, atol=1e-6) and np.isclose(w["lm_weights"].mean(), 1, atol=1e-6)
 
 
-@pytest.mark.parametrize("field,value", [("task", "qa"), ("steps", 0), ("kv_pairs", 40), ("depth_bins", 16),
-                                         ("lr", -1.0), ("snapshot_steps", [0, 1]), ("intervention", "x")])
+@pytest.mark.parametrize("field,value", [("task", "qa"), ("steps", 0), ("vocab", 31), ("depth_bins", 16),
+                                         ("lr", -1.0), ("snapshot_steps", [0, 1]), ("intervention", "x"),
+                                         ("kv_format", "qa"), ("kv_keys", 14), ("kv_values", 0)])
 def test_bad_config_names_the_field(field, value):
-    with pytest.raises(ValueError, match=field if field != "kv_pairs" else "vocab"):
+    with pytest.raises(ValueError, match=field):
         TrainConfig(**{field: value})
+
+
+def test_vocab_must_hold_the_value_tokens():
+    TrainConfig(vocab=32)  # 2 + 15 keys + 15 keyed values, one per key
+    with pytest.raises(ValueError, match="vocab must be >= 242"):
+        TrainConfig(vocab=241, kv_values=15)
+    TrainConfig(vocab=32, kv_format="shared", kv_values=15)  # 2 + 15 keys + 15 shared values
