@@ -32,3 +32,19 @@ def check_position(position, length: int) -> int:
     if isinstance(position, bool) or not isinstance(position, numbers.Integral) or not -length <= position < length:
         raise ValueError(f"position must be an int in [{-length}, {length}) for L={length}, got {position!r}")
     return int(position) % length
+
+
+def check_memory_gb(value) -> float | None:
+    """None, or a finite number of GB > 0."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < value < float("inf"):
+        raise ValueError(f"max_memory_gb must be a finite number > 0 (GB) or None, got {value!r}")
+    return float(value)
+
+
+def check_remat(value) -> bool | None:
+    """None (the model's setting), True or False."""
+    if value is not None and not isinstance(value, bool):
+        raise ValueError(f"remat must be None (the model's cfg.remat), True or False, got {value!r}")
+    return value

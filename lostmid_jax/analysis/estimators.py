@@ -51,6 +51,8 @@ class InfluenceProfile:
         else None.
       stderr: [L] standard error of norms by the delta method,
         sq_stderr / (2 norms) (inf where the norm is 0), else None.
+      plan: the chunk, devices and remat the engine chose, with its memory
+        estimate (an analysis.memory.MemoryPlan; None for "jacrev").
     """
 
     method: str
@@ -60,6 +62,7 @@ class InfluenceProfile:
     norms: np.ndarray
     sq_stderr: np.ndarray | None = None
     stderr: np.ndarray | None = None
+    plan: object | None = None
 
 
 def cotangents(method: str, width: int, dtype, *, probes: int, key) -> jax.Array:

@@ -6,6 +6,7 @@ Shapes: L positions, D width.
 
     prof = influence_profile(model, x)                       # exact, D reverse passes
     prof = influence_profile(model, x, method="randomized", probes=16, key=jax.random.key(0))
+    prof = influence_profile(model, x, mesh=make_mesh(8), max_memory_gb=4)   # spread, bounded; see prof.plan
     split = pathway_profiles(model, x)                       # total, value, score
 """
 
@@ -16,11 +17,12 @@ import dataclasses
 import jax
 import jax.numpy as jnp
 import numpy as np
-from flax import nnx
 
 from . import _validate
 from .estimators import InfluenceProfile, cotangents, estimate
-from .jacobian import PATHWAYS, auto_chunk, cotangent_sq_norms, dense_jacobian, prefix_length
+from ..parallel import check_mesh
+from .jacobian import PATHWAYS, dense_jacobian, prefix_length
+from .sharded import planned_sq_norms, split_with_remat
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, eq=False)
@@ -59,18 +61,21 @@ def _prepare(model, x, method, probes, position, key, chunk, segment_ids):
     return cfg, method, probes, x, length, pos, chunk, segment_ids, key
 
 
-def _run(model, x, *, method, probes, position, key, chunk, segment_ids, split) -> list[InfluenceProfile]:
+def _run(model, x, *, method, probes, position, key, chunk, segment_ids, split, mesh=None, max_memory_gb=None,
+         remat=None) -> list[InfluenceProfile]:
     """One InfluenceProfile per pathway (total; or total, value, score)."""
     cfg, method, probes, xp, length, pos, chunk, seg, key = _prepare(
         model, x, method, probes, position, key, chunk, segment_ids)
-    graphdef, state = nnx.split(model)
+    mesh, max_memory_gb = check_mesh(mesh), _validate.check_memory_gb(max_memory_gb)
+    graphdef, state, cfg = split_with_remat(model, _validate.check_remat(remat))
+    plan = None
     if method == "jacrev":
         s = _jacrev_sq_norms(graphdef, state, xp, seg, pos, split)
     else:
         cots = cotangents(method, cfg.width, xp.dtype, probes=probes, key=key)
-        chunk = min(chunk or auto_chunk(cfg, xp.shape[0], cots.shape[0]), cots.shape[0])
-        s = np.asarray(cotangent_sq_norms(graphdef, state, xp, cots, seg, position=pos, split=split, chunk=chunk))
-    return [estimate(method, pos, s[:, p], length) for p in range(s.shape[1])]
+        s, plan = planned_sq_norms(cfg, graphdef, state, xp, cots, seg, position=pos, split=split, chunk=chunk,
+                                   mesh=mesh, max_memory_gb=max_memory_gb)
+    return [dataclasses.replace(estimate(method, pos, s[:, p], length), plan=plan) for p in range(s.shape[1])]
 
 
 def _jacrev_sq_norms(graphdef, state, x, seg, pos, split) -> np.ndarray:
@@ -83,7 +88,8 @@ def _jacrev_sq_norms(graphdef, state, x, seg, pos, split) -> np.ndarray:
 
 
 def influence_profile(model, x, *, method: str = "exact", probes: int = 16, position: int = -1,
-                      key=None, chunk: int | None = None, segment_ids=None) -> InfluenceProfile:
+                      key=None, chunk: int | None = None, segment_ids=None, mesh=None,
+                      max_memory_gb: float | None = None, remat: bool | None = None) -> InfluenceProfile:
     """Influence of each input position on the output at ``position``: ||d y_pos / d x_j||_F.
 
     Args:
@@ -97,24 +103,37 @@ def influence_profile(model, x, *, method: str = "exact", probes: int = 16, posi
       probes: K >= 1, Gaussian probes for "randomized" (ignored otherwise).
       position: output row in [-L, L), default the last token.
       key: jax.random key, required for "randomized".
-      chunk: cotangents per batched backward pass (default: as many as fit a
-        ~2 GB budget for the batched attention backward).
+      chunk: cotangents per batched backward pass on each device (default:
+        as many as fit a ~2 GB budget for the batched attention backward, or
+        ``max_memory_gb``; with it, an upper limit).
       segment_ids: optional [L] segment ids for mask "document".
+      mesh: a jax.sharding.Mesh with an axis "data" (parallel.make_mesh(n)):
+        the K cotangents are split over its n devices, ceil(K / n) each (see
+        :mod:`.sharded`); the result equals the one-device one. Not used by "jacrev".
+      max_memory_gb: bound on the memory in use during the call (this
+        process's resident set on CPU, shared by CPU devices; per device on
+        accelerators): the chunk is the largest whose estimate fits
+        (:mod:`.memory`). Default: no bound.
+      remat: rematerialize each block in the backward pass (less fixed
+        memory, one more forward per chunk); None keeps ``model.cfg.remat``.
 
     Returns:
       InfluenceProfile with norms [L] (zeros after ``position`` under causal
-      masks), and for "randomized" the standard errors.
+      masks), for "randomized" the standard errors, and ``plan`` (chunk,
+      devices, remat, memory estimate; also logged at INFO).
 
     Raises:
       ValueError: naming ``x``, ``position``, ``probes``, ``method``,
-        ``chunk``, ``key`` or ``segment_ids`` for bad input.
+        ``chunk``, ``key``, ``segment_ids``, ``mesh``, ``max_memory_gb`` or
+        ``remat`` for bad input, or ``max_memory_gb`` when one cotangent does not fit.
     """
     return _run(model, x, method=method, probes=probes, position=position, key=key, chunk=chunk,
-                segment_ids=segment_ids, split=False)[0]
+                segment_ids=segment_ids, split=False, mesh=mesh, max_memory_gb=max_memory_gb, remat=remat)[0]
 
 
 def pathway_profiles(model, x, *, method: str = "exact", probes: int = 16, position: int = -1,
-                     key=None, chunk: int | None = None, segment_ids=None) -> PathwayProfiles:
+                     key=None, chunk: int | None = None, segment_ids=None, mesh=None,
+                     max_memory_gb: float | None = None, remat: bool | None = None) -> PathwayProfiles:
     """Total, value and score pathway profiles (same arguments as :func:`influence_profile`).
 
     J_value: the Jacobian with attention probabilities held fixed (the
@@ -123,5 +142,5 @@ def pathway_profiles(model, x, *, method: str = "exact", probes: int = 16, posit
     for "exact"/"jacrev" and unbiased for "randomized".
     """
     out = _run(model, x, method=method, probes=probes, position=position, key=key, chunk=chunk,
-               segment_ids=segment_ids, split=True)
+               segment_ids=segment_ids, split=True, mesh=mesh, max_memory_gb=max_memory_gb, remat=remat)
     return PathwayProfiles(**dict(zip(PATHWAYS, out)))

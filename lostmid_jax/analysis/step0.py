@@ -22,10 +22,13 @@ import pathlib
 import time
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from flax import nnx
 
 from ..nn import Decoder, preset
+from ..parallel import is_process0, mesh_size
+from .ensemble import mapped_profiles
 from .jacobian import PATHWAYS
 from .profile import influence_profile, pathway_profiles
 from .step0_config import PresetPlan, Step0Config, variant_overrides
@@ -51,26 +54,42 @@ def model_input(model, length: int, key, kind: str) -> jax.Array:
     return jax.random.normal(key, (length, cfg.width), cfg.compute_dtype)
 
 
-def run_unit(cfg: Step0Config, plan: PresetPlan, variant: str, seed: int) -> dict[str, np.ndarray]:
-    """Measure one unit; returns the arrays saved in its .npz file."""
-    start = time.perf_counter()
+def unit_inputs(cfg: Step0Config, plan: PresetPlan, variant: str, seed):
+    """(model, x [L, D], probe key) of a unit; traceable in ``seed`` (init key jax.random.key(seed))."""
     model_cfg = preset(plan.preset, param_dtype=cfg.param_dtype, **variant_overrides(plan.preset, variant))
-    model = Decoder(model_cfg, rngs=nnx.Rngs(seed))
+    model = Decoder(model_cfg, rngs=nnx.Rngs(jax.random.key(seed)))
     k_input, k_probe = jax.random.split(jax.random.fold_in(jax.random.key(20260310), seed))
-    x = model_input(model, plan.length, k_input, cfg.input)
-    kwargs = dict(method=plan.method, probes=plan.probes, key=k_probe, chunk=cfg.chunk)
-    if cfg.split:
-        split = pathway_profiles(model, x, **kwargs)
-        profiles = {name: getattr(split, name) for name in PATHWAYS}
-    else:
-        profiles = {"total": influence_profile(model, x, **kwargs)}
+    return model, model_input(model, plan.length, k_input, cfg.input), k_probe
+
+
+def seed_profiles(cfg: Step0Config, plan: PresetPlan, variant: str, seeds, mesh) -> list[dict]:
+    """{pathway: InfluenceProfile} for each seed, the seeds spread over ``mesh`` (one per device at a time)."""
+    names = PATHWAYS if cfg.split else ("total",)
+    per_seed = mapped_profiles(lambda s: unit_inputs(cfg, plan, variant, s), jnp.asarray(seeds), method=plan.method,
+                               probes=plan.probes, split=cfg.split, chunk=cfg.chunk, mesh=mesh)
+    return [dict(zip(names, profs)) for profs in per_seed]
+
+
+def run_unit(cfg: Step0Config, plan: PresetPlan, variant: str, seed: int, *, mesh=None,
+             profiles: dict | None = None, seconds: float = 0.0) -> dict[str, np.ndarray]:
+    """Measure one unit (profiles split over ``mesh``, unless ``profiles`` were measured already
+    in ``seconds``); returns the arrays saved in its .npz file."""
+    start = time.perf_counter() - seconds
+    model, x, k_probe = unit_inputs(cfg, plan, variant, seed)
+    if profiles is None:
+        kwargs = dict(method=plan.method, probes=plan.probes, key=k_probe, chunk=cfg.chunk, mesh=mesh)
+        if cfg.split:
+            split = pathway_profiles(model, x, **kwargs)
+            profiles = {name: getattr(split, name) for name in PATHWAYS}
+        else:
+            profiles = {"total": influence_profile(model, x, **kwargs)}
     out = {"alphas": attention_strength(model, x)}
     for name, prof in profiles.items():
         out[f"norms_{name}"] = prof.norms
         if prof.stderr is not None:
             out[f"stderr_{name}"] = prof.stderr
     if seed == 0:
-        layers = heat_layers(model_cfg.depth)
+        layers = heat_layers(model.cfg.depth)
         out["heat_layers"] = np.asarray(layers)
         out["heat_probs"] = attention_probs(model, x[: min(plan.length, cfg.heat_length)], layers)
     out["seconds"] = np.asarray(time.perf_counter() - start)
@@ -88,8 +107,14 @@ def save_unit(path: pathlib.Path, arrays: dict[str, np.ndarray]) -> None:
     tmp.replace(path)
 
 
-def run_all(cfg: Step0Config, run_dir: pathlib.Path, *, progress: bool = True) -> dict:
-    """Run (or resume) every unit; returns {(preset, variant): [unit dict per seed]}."""
+def run_all(cfg: Step0Config, run_dir: pathlib.Path, *, progress: bool = True, mesh=None) -> dict:
+    """Run (or resume) every unit; returns {(preset, variant): [unit dict per seed]}.
+
+    With a mesh of n > 1 devices, a (preset, variant) with >= n unfinished
+    seeds has its profiles measured seed-parallel (:func:`seed_profiles`),
+    otherwise each unit's cotangents are split over the devices. Only
+    process 0 writes unit files.
+    """
     from tqdm.auto import tqdm
 
     units_dir = run_dir / "units"
@@ -97,14 +122,24 @@ def run_all(cfg: Step0Config, run_dir: pathlib.Path, *, progress: bool = True) -
     plans = {p.preset: p for p in cfg.plans()}
     todo = [u for p in plans.values() for u in p.units()]
     results: dict = {}
+    measured: dict = {}
+    path_of = lambda n, v, s: units_dir / f"{unit_name(n, v, s)}.npz"  # noqa: E731
     bar = tqdm(todo, desc="step0 units", disable=not progress)
     for name, variant, seed in bar:
         bar.set_postfix_str(f"{name} {variant} seed {seed}")
-        path = units_dir / f"{unit_name(name, variant, seed)}.npz"
+        path = path_of(name, variant, seed)
         if path.exists():
             arrays = load_unit(path)
         else:
-            arrays = run_unit(cfg, plans[name], variant, seed)
-            save_unit(path, arrays)
+            pending = [s for n, v, s in todo if (n, v) == (name, variant) and not path_of(n, v, s).exists()]
+            if (name, variant, seed) not in measured and len(pending) >= mesh_size(mesh) > 1:
+                start = time.perf_counter()
+                profs = seed_profiles(cfg, plans[name], variant, pending, mesh)
+                share = (time.perf_counter() - start) / len(pending)
+                measured.update({(name, variant, s): (p, share) for s, p in zip(pending, profs)})
+            profs, share = measured.pop((name, variant, seed), (None, 0.0))
+            arrays = run_unit(cfg, plans[name], variant, seed, mesh=mesh, profiles=profs, seconds=share)
+            if is_process0():
+                save_unit(path, arrays)
         results.setdefault((name, variant), []).append(arrays)
     return results

@@ -26,3 +26,21 @@ def script_main(prog: str, description: str, add_arguments: Callable, config_fro
     except ValueError as err:
         parser.exit(2, f"{prog}: error: {err}\n")
     return run(args)
+
+
+def add_devices_argument(p: argparse.ArgumentParser) -> None:
+    """--devices N: spread the work over the first N devices (mesh axis "data")."""
+    p.add_argument("--devices", type=int, default=None,
+                   help="devices to spread the work over (default: all devices JAX sees; on CPU set "
+                        "XLA_FLAGS=--xla_force_host_platform_device_count=N to simulate N, docs/scaling.md)")
+
+
+def mesh_from_args(args):
+    """Join a multi-host job if the environment describes one, then the mesh of ``--devices``
+    (None for a single device: the plain one-device path)."""
+    from ..parallel import initialize_distributed, make_mesh
+
+    if initialize_distributed() and getattr(args, "out", None) is None:
+        raise SystemExit("error: a multi-host run needs --out, a directory every host sees (docs/scaling.md)")
+    mesh = make_mesh(args.devices)
+    return mesh if mesh.size > 1 else None

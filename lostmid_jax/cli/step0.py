@@ -15,6 +15,7 @@ import resource
 import time
 
 from .. import io
+from ._runs import add_devices_argument, mesh_from_args
 from ..analysis.step0_config import DEFAULT_PLANS, SMOKE, Step0Config
 
 
@@ -45,6 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--smoke", action="store_true", help="a seconds-long run (L=48, 2 seeds, 4 probes)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    add_devices_argument(p)
 
 
 def config_from_args(args) -> Step0Config:
@@ -79,15 +81,21 @@ def run(args) -> int:
     import jax
 
     from ..analysis import step0, step0_report, step0_verdict
+    from ..parallel import is_process0
 
     cfg = config_from_args(args)
+    mesh = mesh_from_args(args)
     if cfg.param_dtype == "float64":
         jax.config.update("jax_enable_x64", True)
     start = time.perf_counter()
     run_dir = io.make_run_dir(args.root, "step0", args.out)
     _check_resume(run_dir, cfg)
-    io.write_config(run_dir, cfg, smoke=args.smoke, status="running")
-    results = step0.run_all(cfg, run_dir, progress=not args.no_progress)
+    writer = is_process0()
+    if writer:
+        io.write_config(run_dir, cfg, smoke=args.smoke, status="running")
+    results = step0.run_all(cfg, run_dir, progress=not args.no_progress and writer, mesh=mesh)
+    if not writer:
+        return 0
     plans = {p.preset: p for p in cfg.plans()}
     summaries = step0_report.summarize(results, cfg.band)
     io.write_csv(run_dir / "profiles.csv", step0_report.profile_records(summaries))

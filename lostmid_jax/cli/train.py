@@ -14,7 +14,7 @@ import argparse
 import time
 
 from .. import io
-from ._runs import add_run_arguments, script_main
+from ._runs import add_devices_argument, add_run_arguments, mesh_from_args, script_main
 from .args import int_list
 
 
@@ -33,9 +33,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="comma-separated from middle_loss,oversample_middle,curriculum (default all; '' for none)")
     p.add_argument("--snapshots", type=str, default=None, help="snapshot steps (default 0,1,2,5,10,20,50,100)")
     p.add_argument("--chunk", type=int, default=None, help="document length N of the LM corpus (default 300)")
-    p.add_argument("--lr", type=float, default=None, help="peak learning rate (default 3e-3)")
+    p.add_argument("--lr", type=float, default=None, help="peak learning rate (default 1e-2)")
+    p.add_argument("--kv-format", type=str, default=None, dest="kv_format",
+                   help="retrieval format: keyed (default; learnable in 100 steps) or shared (Liu et al.)")
     p.add_argument("--width", type=int, default=None, help="model width D (default 64)")
     add_run_arguments(p, "micro_training", "width 32, 6 steps, 2 seeds, one intervention")
+    add_devices_argument(p)
 
 
 def config_from_args(args):
@@ -43,7 +46,7 @@ def config_from_args(args):
     from ..train import SMOKE, SMOKE_EXPERIMENT, ExperimentConfig, TrainConfig
 
     fields = dict(SMOKE) if args.smoke else {}
-    for name in ("task", "steps", "chunk", "lr", "width"):
+    for name in ("task", "steps", "chunk", "lr", "width", "kv_format"):
         if getattr(args, name) is not None:
             fields[name] = getattr(args, name)
     if args.snapshots is not None:
@@ -58,12 +61,17 @@ def config_from_args(args):
 
 
 def run(args) -> int:
+    from ..parallel import is_process0, using_mesh
     from ..train import profile_rows, run_experiment, tasks, verdict
 
     exp = config_from_args(args)
+    mesh = mesh_from_args(args)  # data-parallel training steps over --devices
     start = time.perf_counter()
     run_dir = io.make_run_dir(args.root, "micro_training", args.out)
-    records, runs = run_experiment(exp, run_dir, progress=not args.no_progress)
+    with using_mesh(mesh):
+        records, runs = run_experiment(exp, run_dir, progress=not args.no_progress and is_process0())
+    if not is_process0():
+        return 0
     io.write_csv(run_dir / "snapshots.csv", records)
     prof = profile_rows(runs)
     io.write_csv(run_dir / "profiles.csv", prof)

@@ -23,6 +23,7 @@ from tqdm.auto import tqdm
 
 from ..io import _jsonable
 from ..nn import Decoder
+from ..parallel import data_parallel, is_process0
 from . import checkpoint, tasks
 from .config import TrainConfig
 from .snapshots import take_snapshot
@@ -56,7 +57,8 @@ def _read_jsonl(path: pathlib.Path, upto: int) -> list[dict]:
 
 
 def _write_jsonl(path: pathlib.Path, rows: list[dict]) -> None:
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    if is_process0():  # multi-host: one writer
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
 
 
 def _check_config(run_dir: pathlib.Path, cfg: TrainConfig) -> None:
@@ -76,7 +78,7 @@ def _check_config(run_dir: pathlib.Path, cfg: TrainConfig) -> None:
 
 
 def train(cfg: TrainConfig, run_dir: str | pathlib.Path, *, progress: bool = False,
-          stop_after: int | None = None) -> RunResult:
+          stop_after: int | None = None, mesh=None) -> RunResult:
     """Train (or resume) one run and record metrics, snapshots and checkpoints.
 
     Args:
@@ -85,6 +87,9 @@ def train(cfg: TrainConfig, run_dir: str | pathlib.Path, *, progress: bool = Fal
       progress: show a tqdm bar.
       stop_after: stop once this many steps are done (simulates an interruption;
         a checkpoint is written there).
+      mesh: data-parallel over this Mesh's axis "data" (default:
+        parallel.default_mesh(), i.e. none): batch split, state replicated,
+        same checkpoints (parallel/data_parallel.py).
 
     Raises:
       CheckpointError: the directory holds a corrupt checkpoint or another config's run.
@@ -107,10 +112,11 @@ def train(cfg: TrainConfig, run_dir: str | pathlib.Path, *, progress: bool = Fal
     if start == 0 and 0 in wanted and not snaps:
         snaps.append(_append(run_dir / "snapshots.jsonl", take_snapshot(cfg, graphdef, params, 0, evalset)))
     step_fn, lr = train_step_for(graphdef, cfg), schedule(cfg)
+    params, opt_state, step_fn, place = data_parallel(mesh, params, opt_state, step_fn)
     end = cfg.steps if stop_after is None else min(cfg.steps, stop_after)
     for t in tqdm(range(start, end), disable=not progress, desc=f"{cfg.intervention} seed {cfg.seed}",
                   initial=start, total=end, leave=False):
-        params, opt_state, m = step_fn(params, opt_state, tasks.train_batch(cfg, t))
+        params, opt_state, m = step_fn(params, opt_state, place(tasks.train_batch(cfg, t)))
         row = {"step": t + 1, **{k: float(v) for k, v in m.items()}, "lr": float(lr(t))}
         metrics.append(_append(run_dir / "metrics.jsonl", row))
         if t + 1 in wanted:
@@ -123,8 +129,9 @@ def train(cfg: TrainConfig, run_dir: str | pathlib.Path, *, progress: bool = Fal
 
 
 def _append(path: pathlib.Path, row: dict) -> dict:
-    with open(path, "a") as f:
-        f.write(json.dumps(row) + "\n")  # NaN (no boundary) round-trips as JSON NaN
+    if is_process0():  # multi-host: one writer
+        with open(path, "a") as f:
+            f.write(json.dumps(row) + "\n")  # NaN (no boundary) round-trips as JSON NaN
     return row
 
 
