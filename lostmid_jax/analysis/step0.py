@@ -64,9 +64,9 @@ def unit_inputs(cfg: Step0Config, plan: PresetPlan, variant: str, seed):
 
 def seed_profiles(cfg: Step0Config, plan: PresetPlan, variant: str, seeds, mesh) -> list[dict]:
     """{pathway: InfluenceProfile} for each seed, the seeds spread over ``mesh`` (one per device at a time)."""
-    names = PATHWAYS if cfg.split else ("total",)
+    names = PATHWAYS if plan.split else ("total",)
     per_seed = mapped_profiles(lambda s: unit_inputs(cfg, plan, variant, s), jnp.asarray(seeds), method=plan.method,
-                               probes=plan.probes, split=cfg.split, chunk=cfg.chunk, mesh=mesh)
+                               probes=plan.probes, split=plan.split, chunk=cfg.chunk, mesh=mesh)
     return [dict(zip(names, profs)) for profs in per_seed]
 
 
@@ -78,7 +78,7 @@ def run_unit(cfg: Step0Config, plan: PresetPlan, variant: str, seed: int, *, mes
     model, x, k_probe = unit_inputs(cfg, plan, variant, seed)
     if profiles is None:
         kwargs = dict(method=plan.method, probes=plan.probes, key=k_probe, chunk=cfg.chunk, mesh=mesh)
-        if cfg.split:
+        if plan.split:
             split = pathway_profiles(model, x, **kwargs)
             profiles = {name: getattr(split, name) for name in PATHWAYS}
         else:

@@ -39,7 +39,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input", type=str, default="tokens", help="tokens (embedded random tokens) or gaussian")
     p.add_argument("--dtype", type=str, default="float32", help="parameter / compute dtype")
     p.add_argument("--chunk", type=int, default=None, help="cotangents per batched backward (default automatic)")
-    p.add_argument("--no-split", action="store_true", help="total pathway only (skip value / score: about half the cost)")
+    split = p.add_mutually_exclusive_group()
+    split.add_argument("--no-split", action="store_true", help="total pathway only (skip value / score: about half the cost)")
+    split.add_argument("--split", action="store_true",
+                       help="also value / score pathways for every preset (default: all but qwen2-0.5b)")
     p.add_argument("--heat-length", type=int, default=None, help="positions in the attention heatmap (default 256)")
     p.add_argument("--out", type=str, default=None, help="run directory (default <root>/step0/<timestamp>); reuse it to resume")
     p.add_argument("--root", type=str, default="runs", help="parent of the default run directory")
@@ -65,7 +68,8 @@ def config_from_args(args) -> Step0Config:
         fields["variants"] = tuple(v.strip() for v in args.variants.split(",") if v.strip())
     if args.heat_length is not None:
         fields["heat_length"] = args.heat_length
-    return Step0Config(input=args.input, param_dtype=args.dtype, split=not args.no_split, **fields)
+    split = False if args.no_split else (True if args.split else None)  # None: each preset's default
+    return Step0Config(input=args.input, param_dtype=args.dtype, split=split, **fields)
 
 
 def _check_resume(run_dir, cfg: Step0Config) -> None:

@@ -33,11 +33,11 @@ from .masks import allowed_block, key_range
 from .positions import alibi_bias
 
 MIN_BLOCK = 64
-MAX_BLOCKS = 16
+MAX_BLOCKS = 8
 
 
 def auto_block(length: int) -> int:
-    """Query block T: a multiple of 64 giving at most 16 blocks (T = L when L <= 64)."""
+    """Query block T: a multiple of 64 giving at most 8 blocks (T = L when L <= 64)."""
     return max(MIN_BLOCK, MIN_BLOCK * math.ceil(length / (MAX_BLOCKS * MIN_BLOCK)))
 
 

@@ -104,6 +104,6 @@ def test_block_size_does_not_change_results():
 
 
 def test_auto_block():
-    assert [auto_block(n) for n in (1, 64, 65, 1024, 1025, 2048, 4096)] == [64, 64, 64, 64, 128, 128, 256]
+    assert [auto_block(n) for n in (1, 64, 65, 512, 513, 1024, 2048)] == [64, 64, 64, 64, 128, 128, 256]
     with pytest.raises(ValueError, match="attn_block"):
         DecoderConfig(attn_block=0)
