@@ -14,13 +14,14 @@ runs/step0/<timestamp>/ (resumable with --out). The arguments are the fields
 of lostmid_jax.analysis.step0_config.Step0Config; `lostmid step0` is the same
 command.
 
-Measured on a shared, loaded 2-core machine (load 4-12): toy default (40
-units, exact, L = 1024) 30 min, ~10 s per compiled unit when idle-ish;
-gpt2-small, 8 probes, --no-split: 6-9 min per unit, peak RSS 2.9 GB;
-qwen2-0.5b, L = 2048, 8 probes with the pathway split: > 45 min for one unit
-(peak RSS 7.4 GB); --no-split --chunk 8: 45.5 min for one unit, peak RSS
-9.4 GB. Use --no-split and fewer --seeds / --variants for the large replicas
-on CPU.
+Measured with the blocked attention backward (nn/attention_core.py) on an idle
+2-core machine: qwen2-0.5b default (2 units: RoPE on / off, L = 2048, 8 probes,
+total pathway only) 8 min 9 s wall (~4 min per unit), peak RSS 5.1 GB
+(`/usr/bin/time -v python sims/step0_jacobian.py --preset qwen2-0.5b`). The
+pathway split (--split) doubles the backward passes (~16 min for qwen2).
+Before the blocked backward, on a loaded machine (load 4-12): toy default (40
+units, exact, L = 1024) 30 min; gpt2-small, 8 probes, --no-split: 6-9 min per
+unit, peak RSS 2.9 GB.
 """
 
 import sys
