@@ -49,15 +49,17 @@ def _sharded(graphdef, position, split, chunk, mesh):
 
 
 def split_with_remat(model, remat: bool | None):
-    """(graphdef, state, cfg) of ``model``, its graph rebuilt with cfg.remat = ``remat`` when that differs.
+    """(graphdef, state, cfg) of ``model`` for the Jacobian engine: its graph rebuilt with
+    cfg.remat = ``remat`` (None: unchanged) and cfg.attn_keep_probs = True (one forward
+    serves every cotangent, so the attention probabilities are kept, not recomputed).
 
-    Remat changes only the graph (jax.checkpoint around each scanned block),
-    never the parameters, so the model's own state is reused.
+    Both change only the graph, never the parameters, so the model's own state is reused.
     """
     graphdef, state = nnx.split(model)
-    if remat is None or bool(remat) == model.cfg.remat:
+    remat = model.cfg.remat if remat is None else bool(remat)
+    if remat == model.cfg.remat and model.cfg.attn_keep_probs:
         return graphdef, state, model.cfg
-    cfg = dataclasses.replace(model.cfg, remat=bool(remat))
+    cfg = dataclasses.replace(model.cfg, remat=remat, attn_keep_probs=True)
     abstract = nnx.eval_shape(lambda: type(model)(cfg, rngs=nnx.Rngs(0)))
     return nnx.graphdef(abstract), state, cfg
 

@@ -61,7 +61,7 @@ class Attention(nnx.Module):
         r = n // g
         if cfg.attention == "softmax" and not need_probs:
             q, kk = self._queries_keys(x, positions)
-            spec = CoreSpec(cfg, cfg.attn_block or auto_block(length), freeze_probs)
+            spec = CoreSpec(cfg, cfg.attn_block or auto_block(length), freeze_probs, cfg.attn_keep_probs)
             out = blocked_attention(q, kk, self.v(x).reshape(b, length, g, k), positions, segment_ids, spec)
             return self.o(out.reshape(b, length, n * k)), None
         allowed = allowed_mask(cfg, length, segment_ids)[:, None]  # [B|1, 1, L, L]

@@ -9,9 +9,10 @@ For query block [q0, q1) (rows (r, i) of group g stacked as R T rows):
     O_blk = P V[k0:k1]
 
 Blocks skip the keys no query in them may see (``masks.key_range``): under a
-causal mask the work and memory are ~(1 + 1/nb) / 2 of the dense L x L
-computation (nb blocks). The backward pass uses the identity
-sum_j P_ij dP_ij = dO_i . O_i (as in FlashAttention, Dao et al. 2022):
+causal mask the work is ~(1 + 1/nb) / 2 of the dense L x L computation (nb
+blocks). Q, K, V, O and the row log-sum-exps (or, with ``keep_probs``, P) are
+kept for the backward pass, which recomputes P and uses the identity sum_j P_ij dP_ij = dO_i . O_i
+(both as in FlashAttention, Dao et al. 2022):
 
     dP = dO V^T,   dS = P (dP - rowsum(dO O)) / sqrt(K)
     dQ = dS K,     dK = dS^T Q,     dV = P^T dO
@@ -49,11 +50,15 @@ class CoreSpec:
       mask_cfg: the DecoderConfig (uses mask, window, prefix, position).
       block: query block T >= 1.
       freeze: hold the probabilities fixed in the backward pass.
+      keep_probs: keep P for the backward pass (O(N L^2) memory) instead of
+        recomputing it from the row log-sum-exps (O(N L)); faster when one
+        forward serves many backward passes (Jacobians), slower for training.
     """
 
     mask_cfg: object
     block: int
     freeze: bool = False
+    keep_probs: bool = False
 
     def blocks(self, length: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
         """((q0, q1), (k0, k1)) for every query block."""
@@ -90,8 +95,8 @@ def _rows(x, q0, q1):
     return x[:, :, :, q0:q1].reshape(b, g, r * (q1 - q0), kd)
 
 
-def _block_probs(qh, kh, positions, segment_ids, spec, qr, kr):
-    """P for one block: [B, G, R T, k1 - k0] in >= float32."""
+def _block_scores(qh, kh, positions, segment_ids, spec, qr, kr):
+    """Masked scores of one block: [B, G, R T, k1 - k0] in >= float32 (-inf where not allowed)."""
     cfg = spec.mask_cfg
     b, g, r, _, kd = qh.shape
     (q0, q1), (k0, k1) = qr, kr
@@ -103,22 +108,26 @@ def _block_probs(qh, kh, positions, segment_ids, spec, qr, kr):
         bias = alibi_bias(g * r, positions[:, q0:q1], sdt, positions[:, k0:k1])
         scores = scores + bias.reshape(-1, g, r, q1 - q0, k1 - k0)
     allowed = allowed_block(cfg, qr, kr, segment_ids)[:, None, None]  # [B|1, 1, 1, T, Lk]
-    scores = jnp.where(allowed, scores, -jnp.inf)
-    return jax.nn.softmax(scores, axis=-1).reshape(b, g, r * (q1 - q0), k1 - k0)
+    scores = scores + jnp.where(allowed, 0.0, -jnp.inf).astype(sdt)  # small bias, fused into the add
+    return scores.reshape(b, g, r * (q1 - q0), k1 - k0)
 
 
 def _forward(q, k, v, positions, segment_ids, spec):
+    """Output and residuals (q, k, v heads-major, output, per block P [B, G, R T, Lk] with
+    ``keep_probs``, else the log-sum-exp [B, G, R T, 1])."""
     b, length, g, r, kd = q.shape
     qh = jnp.moveaxis(q, 1, 3)  # [B, G, R, L, K]
     kh, vh = _heads_major(k), _heads_major(v)  # [B, G, L, K]
-    outs, probs = [], []
+    outs, lses = [], []
     for qr, kr in spec.blocks(length):
-        p = _block_probs(qh, kh, positions, segment_ids, spec, qr, kr)
+        scores = _block_scores(qh, kh, positions, segment_ids, spec, qr, kr)
+        lse = jax.nn.logsumexp(scores, axis=-1, keepdims=True)  # finite: the diagonal is allowed
+        p = jnp.exp(scores - lse)
         o = jnp.einsum("bgqm,bgmk->bgqk", p, vh[:, :, kr[0]:kr[1]].astype(p.dtype), precision="highest")
-        probs.append(p)
+        lses.append(p if spec.keep_probs else lse)
         outs.append(o.reshape(b, g, r, qr[1] - qr[0], kd))
     oh = jnp.concatenate(outs, axis=3)  # [B, G, R, L, K] (>= float32)
-    return jnp.moveaxis(oh, 3, 1).astype(q.dtype), (qh, kh, vh, oh, probs)
+    return jnp.moveaxis(oh, 3, 1).astype(q.dtype), (qh, kh, vh, oh, lses)
 
 
 @functools.partial(jax.custom_vjp, nondiff_argnums=(5,))
@@ -136,13 +145,18 @@ def _pad_keys(x, k0, k1, length):
 
 
 def _attend_bwd(spec, saved, d_out):
-    (qh, kh, vh, oh, probs), positions, segment_ids = saved
+    """Without ``keep_probs`` P = exp(S - lse) is recomputed from the saved log-sum-exp."""
+    (qh, kh, vh, oh, lses), positions, segment_ids = saved
     b, g, r, length, kd = qh.shape
     sdt = oh.dtype
     doh = jnp.moveaxis(d_out, 1, 3).astype(sdt)  # [B, G, R, L, K]
     scale = 1 / jnp.sqrt(jnp.asarray(kd, sdt))
     dq, dk, dv = [], jnp.zeros(kh.shape, sdt), jnp.zeros(vh.shape, sdt)
-    for ((q0, q1), (k0, k1)), p in zip(spec.blocks(length), probs):
+    for ((q0, q1), (k0, k1)), saved_block in zip(spec.blocks(length), lses):
+        if spec.keep_probs:
+            p = saved_block
+        else:
+            p = jnp.exp(_block_scores(qh, kh, positions, segment_ids, spec, (q0, q1), (k0, k1)) - saved_block)
         do = _rows(doh, q0, q1)  # [B, G, R T, K]
         dv = dv + _pad_keys(jnp.einsum("bgqm,bgqk->bgmk", p, do, precision="highest"), k0, k1, length)
         if spec.freeze:

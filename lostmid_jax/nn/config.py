@@ -94,6 +94,10 @@ class DecoderConfig:
       attn_block: query block T of softmax attention (see attention_core);
         None picks ``attention_core.auto_block(L)``. Blocks skip the keys no
         query in them may see; T changes speed and memory, not results.
+      attn_keep_probs: keep the softmax probabilities for the backward pass
+        instead of recomputing them (faster when one forward serves many
+        backward passes, as in the Jacobian engine, which turns it on;
+        O(N L^2) memory per layer). Same results.
     """
 
     depth: int = 2
@@ -128,6 +132,7 @@ class DecoderConfig:
     dtype: str | None = None
     remat: bool = True
     attn_block: int | None = None
+    attn_keep_probs: bool = False
 
     def __post_init__(self):
         _check_int("depth", self.depth, 0)
