@@ -19,6 +19,12 @@ torch and XLA both on all CPU cores):
               torch.func.jacrev, on a PyTorch copy of the same weights
 Prints the profiles' agreement and the ratio best-PyTorch-time / ours.
 torch is an optional dependency (pyproject extra "bench": torch==2.13.0).
+
+Measured (idle 2-core CPU, blocked attention backward, nn/attention_core.py):
+ours 6.5-8.9 s compiled (13.8-17.5 s with the first compile), best PyTorch
+(autograd.functional.jacobian, vectorize=False) 16.6-18.9 s: 2.1-2.6x
+compiled, 1.0-1.4x including compilation; vectorize=True 63-67 s,
+torch.func.jacrev 58-61 s; agreement ~2e-7 relative.
 """
 
 from __future__ import annotations

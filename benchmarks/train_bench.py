@@ -7,6 +7,11 @@ RoPE rotate-half, SwiGLU MLP of width 2D, final RMSNorm, tied embeddings),
 same batch, next-token cross-entropy, global-norm clipping at 1 and AdamW
 (lr 3e-3, weight decay 0.01). Prints steps/s of each and the ratio JAX / PyTorch.
 Not a test.
+
+Measured (idle 2-core CPU): JAX 4.2-5.2 vs PyTorch 5.2-6.6 steps/s, ratio
+0.71-0.82 (below the 1.0 target; PyTorch's fused scaled_dot_product_attention
+and MKL GEMMs win at these small shapes). Under load PyTorch degrades far
+more (0.94 vs 0.22 steps/s earlier), so compare only on a quiet machine.
 """
 
 from __future__ import annotations
