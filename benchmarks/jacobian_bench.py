@@ -135,11 +135,11 @@ def paired(model, x, outputs: int, rounds: int, chunk: int) -> None:
     import jax
     import jax.numpy as jnp
     import torch
-    from flax import nnx
 
     from lostmid_jax.analysis.jacobian import cotangent_sq_norms
+    from lostmid_jax.analysis.sharded import split_with_remat
 
-    graphdef, state = nnx.split(model)
+    graphdef, state, _ = split_with_remat(model, None)  # the engine's graph (attention probabilities kept)
     xj = jnp.asarray(x)
     cots = jnp.eye(x.shape[1], dtype=xj.dtype)[:outputs]
     ours = lambda: np.asarray(cotangent_sq_norms(graphdef, state, xj, cots, position=x.shape[0] - 1,  # noqa: E731
