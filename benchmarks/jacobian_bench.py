@@ -137,9 +137,9 @@ def paired(model, x, outputs: int, rounds: int, chunk: int) -> None:
     import torch
 
     from lostmid_jax.analysis.jacobian import cotangent_sq_norms
-    from lostmid_jax.analysis.sharded import split_with_remat
+    from lostmid_jax.analysis.sharded import split_for_engine
 
-    graphdef, state, _ = split_with_remat(model, None)  # the engine's graph (attention probabilities kept)
+    graphdef, state, _ = split_for_engine(model, None)  # the engine's graph (attention probabilities kept)
     xj = jnp.asarray(x)
     cots = jnp.eye(x.shape[1], dtype=xj.dtype)[:outputs]
     ours = lambda: np.asarray(cotangent_sq_norms(graphdef, state, xj, cots, position=x.shape[0] - 1,  # noqa: E731

@@ -26,6 +26,7 @@ from . import _validate
 from .estimators import InfluenceProfile, cotangents, estimate
 from .jacobian import cotangent_sq_norms, prefix_length
 from .memory import block_bytes, plan_memory
+from .sharded import split_for_engine
 
 
 def mapped_profiles(build, items, *, method: str = "exact", probes: int = 16, position: int = -1,
@@ -62,7 +63,7 @@ def mapped_profiles(build, items, *, method: str = "exact", probes: int = 16, po
 
     def one(item):
         model, x, key = build(item)
-        graphdef, state = nnx.split(model)
+        graphdef, state, _ = split_for_engine(model, None)
         xp = x[:prefix].astype(cfg.compute_dtype)
         cots = cotangents(method, cfg.width, xp.dtype, probes=probes, key=key)
         return cotangent_sq_norms(graphdef, state, xp, cots, None, position=pos, split=split, chunk=plan.chunk)

@@ -22,7 +22,7 @@ from . import _validate
 from .estimators import InfluenceProfile, cotangents, estimate
 from ..parallel import check_mesh
 from .jacobian import PATHWAYS, dense_jacobian, prefix_length
-from .sharded import planned_sq_norms, split_with_remat
+from .sharded import planned_sq_norms, split_for_engine
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, eq=False)
@@ -67,7 +67,7 @@ def _run(model, x, *, method, probes, position, key, chunk, segment_ids, split, 
     cfg, method, probes, xp, length, pos, chunk, seg, key = _prepare(
         model, x, method, probes, position, key, chunk, segment_ids)
     mesh, max_memory_gb = check_mesh(mesh), _validate.check_memory_gb(max_memory_gb)
-    graphdef, state, cfg = split_with_remat(model, _validate.check_remat(remat))
+    graphdef, state, cfg = split_for_engine(model, _validate.check_remat(remat))
     plan = None
     if method == "jacrev":
         s = _jacrev_sq_norms(graphdef, state, xp, seg, pos, split)

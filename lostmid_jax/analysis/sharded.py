@@ -48,7 +48,7 @@ def _sharded(graphdef, position, split, chunk, mesh):
                                  check_vma=False))
 
 
-def split_with_remat(model, remat: bool | None):
+def split_for_engine(model, remat: bool | None):
     """(graphdef, state, cfg) of ``model`` for the Jacobian engine: its graph rebuilt with
     cfg.remat = ``remat`` (None: unchanged) and cfg.attn_keep_probs = True (one forward
     serves every cotangent, so the attention probabilities are kept, not recomputed).

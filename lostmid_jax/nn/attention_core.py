@@ -118,16 +118,16 @@ def _forward(q, k, v, positions, segment_ids, spec):
     b, length, g, r, kd = q.shape
     qh = jnp.moveaxis(q, 1, 3)  # [B, G, R, L, K]
     kh, vh = _heads_major(k), _heads_major(v)  # [B, G, L, K]
-    outs, lses = [], []
+    outs, saved = [], []
     for qr, kr in spec.blocks(length):
         scores = _block_scores(qh, kh, positions, segment_ids, spec, qr, kr)
         lse = jax.nn.logsumexp(scores, axis=-1, keepdims=True)  # finite: the diagonal is allowed
         p = jnp.exp(scores - lse)
         o = jnp.einsum("bgqm,bgmk->bgqk", p, vh[:, :, kr[0]:kr[1]].astype(p.dtype), precision="highest")
-        lses.append(p if spec.keep_probs else lse)
+        saved.append(p if spec.keep_probs else lse)
         outs.append(o.reshape(b, g, r, qr[1] - qr[0], kd))
     oh = jnp.concatenate(outs, axis=3)  # [B, G, R, L, K] (>= float32)
-    return jnp.moveaxis(oh, 3, 1).astype(q.dtype), (qh, kh, vh, oh, lses)
+    return jnp.moveaxis(oh, 3, 1).astype(q.dtype), (qh, kh, vh, oh, saved)
 
 
 @functools.partial(jax.custom_vjp, nondiff_argnums=(5,))
@@ -146,13 +146,13 @@ def _pad_keys(x, k0, k1, length):
 
 def _attend_bwd(spec, saved, d_out):
     """Without ``keep_probs`` P = exp(S - lse) is recomputed from the saved log-sum-exp."""
-    (qh, kh, vh, oh, lses), positions, segment_ids = saved
+    (qh, kh, vh, oh, blocks), positions, segment_ids = saved
     b, g, r, length, kd = qh.shape
     sdt = oh.dtype
     doh = jnp.moveaxis(d_out, 1, 3).astype(sdt)  # [B, G, R, L, K]
     scale = 1 / jnp.sqrt(jnp.asarray(kd, sdt))
     dq, dk, dv = [], jnp.zeros(kh.shape, sdt), jnp.zeros(vh.shape, sdt)
-    for ((q0, q1), (k0, k1)), saved_block in zip(spec.blocks(length), lses):
+    for ((q0, q1), (k0, k1)), saved_block in zip(spec.blocks(length), blocks):
         if spec.keep_probs:
             p = saved_block
         else:

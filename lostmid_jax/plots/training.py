@@ -14,16 +14,14 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from ..train.verdict import mean_se  # noqa: E402
+
 
 def _by_step(records, variant, key):
     steps = sorted({r["step"] for r in records if r["intervention"] == variant})
-    mean, se = [], []
-    for s in steps:
-        v = np.array([r[key] for r in records if r["intervention"] == variant and r["step"] == s and key in r], float)
-        v = v[np.isfinite(v)]
-        mean.append(v.mean() if v.size else np.nan)
-        se.append(v.std(ddof=1) / np.sqrt(v.size) if v.size > 1 else 0.0)
-    return np.array(steps), np.array(mean), np.array(se)
+    stats = np.array([mean_se([r[key] for r in records if r["intervention"] == variant and r["step"] == s and key in r])
+                      for s in steps]).reshape(-1, 2)
+    return np.array(steps), stats[:, 0], np.nan_to_num(stats[:, 1])  # one seed: no error bar
 
 
 def _xaxis(ax):
@@ -97,11 +95,9 @@ def accuracy_by_depth(records, variants, bins, chance):
     fig, ax = plt.subplots(figsize=(6, 4))
     x = (np.arange(bins) + 0.5) / bins
     for k, v in enumerate(variants):
-        m, e = [], []
-        for b in range(bins):
-            vals = np.array([r[f"acc_bin{b}"] for r in records if r["intervention"] == v and r["step"] == last], float)
-            m.append(vals.mean())
-            e.append(vals.std(ddof=1) / np.sqrt(vals.size) if vals.size > 1 else 0.0)
+        stats = np.array([mean_se([r[f"acc_bin{b}"] for r in records if r["intervention"] == v and r["step"] == last])
+                          for b in range(bins)])
+        m, e = stats[:, 0], np.nan_to_num(stats[:, 1])
         ax.errorbar(x + 0.01 * (k - len(variants) / 2), m, yerr=e, marker="o", capsize=3, label=v)
     ax.axhline(chance, color="gray", ls=":", label=f"chance {chance:.3f}")
     ax.set_xlabel("needle depth (bin centre)")

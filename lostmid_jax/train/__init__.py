@@ -11,7 +11,8 @@ Shapes: B batch, L positions, k key-value pairs, bins depth bins.
 from . import metrics, tasks
 from .checkpoint import CheckpointError, checkpoint_manager, restore_latest, save
 from .config import INTERVENTIONS, SMOKE, SNAPSHOT_STEPS, TASKS, TrainConfig
-from .experiment import SMOKE_EXPERIMENT, ExperimentConfig, profile_rows, run_experiment, verdict
+from .experiment import SMOKE_EXPERIMENT, ExperimentConfig, profile_rows, run_experiment
+from .verdict import verdict
 from .loop import RunResult, init_state, same_state, train
 from .snapshots import accuracy_by_depth, take_snapshot
 from .step import losses, make_optimizer, make_train_step, schedule, train_step_for

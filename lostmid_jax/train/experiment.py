@@ -14,7 +14,6 @@ import pathlib
 
 from .config import INTERVENTIONS, SMOKE, TrainConfig
 from .loop import RunResult, train
-from .verdict import verdict  # noqa: F401  (re-exported)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

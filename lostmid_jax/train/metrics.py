@@ -81,8 +81,8 @@ def chunk_u_profile(norms, boundaries, *, edge: float = 0.1, lo: float = 0.35, h
             out.append(np.nan)
             continue
         w, u = max(1, round(edge * (nxt - s))), np.arange(nxt - s) / (nxt - s - 1)
-        mid = n[s:nxt][(u >= lo) & (u <= hi)]
-        start, end, mid = n[s + 1:s + 1 + w].mean(), n[nxt - w:nxt].mean(), mid.mean() if mid.size else 0.0
+        middle = n[s:nxt][(u >= lo) & (u <= hi)]
+        start, end, mid = n[s + 1:s + 1 + w].mean(), n[nxt - w:nxt].mean(), middle.mean() if middle.size else 0.0
         out.append(np.log10(np.sqrt(start * end) / mid) if min(start, end, mid) > 0 else np.nan)
     return np.array(out, np.float64)
 

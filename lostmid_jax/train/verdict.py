@@ -18,7 +18,8 @@ def _series(records, variant, key, step) -> dict[int, float]:
     return {r["seed"]: r[key] for r in records if r["intervention"] == variant and r["step"] == step and key in r}
 
 
-def _mean_se(values) -> tuple[float, float]:
+def mean_se(values) -> tuple[float, float]:
+    """(mean, SE = sample std / sqrt(n)) of the finite values; SE is NaN for one value, both NaN for none."""
     v = np.asarray([x for x in values if np.isfinite(x)], np.float64)
     if v.size == 0:
         return float("nan"), float("nan")
@@ -36,13 +37,13 @@ def _call(mean, se, what_pos, what_neg) -> str:
 
 
 def _fmt(values, sign: str = "+") -> str:
-    m, se = _mean_se(values)
+    m, se = mean_se(values)
     return f"{m:{sign}.3f} +- {se:.3f}"
 
 
 def _change(records, variant, key, first, last) -> tuple[dict, dict, tuple[float, float]]:
     a, b = _series(records, variant, key, first), _series(records, variant, key, last)
-    return a, b, _mean_se([b[s] - a[s] for s in b if s in a])
+    return a, b, mean_se([b[s] - a[s] for s in b if s in a])
 
 
 def _profile_lines(records, first, last) -> list[str]:
@@ -52,8 +53,8 @@ def _profile_lines(records, first, last) -> list[str]:
              + _call(m, se, "the relative valley DEEPENS", "the relative valley becomes SHALLOWER")]
     for path in ("value", "score"):
         a, b = _series(records, "none", f"{path}_norm", first), _series(records, "none", f"{path}_norm", last)
-        lines.append(f"{path} pathway norm, baseline: step {first} {_mean_se(a.values())[0]:.4g} -> "
-                     f"step {last} {_mean_se(b.values())[0]:.4g}")
+        lines.append(f"{path} pathway norm, baseline: step {first} {mean_se(a.values())[0]:.4g} -> "
+                     f"step {last} {mean_se(b.values())[0]:.4g}")
     return lines
 
 
@@ -62,13 +63,13 @@ def _chunk_lines(records, first, last) -> list[str]:
     s0, s1, (md, sed) = _change(records, "none", "total_spike", first, last)
     lines = []
     if any(np.isfinite(v) for v in s1.values()):
-        m1, se1 = _mean_se(s1.values())
+        m1, se1 = mean_se(s1.values())
         lines.append(f"chunk-boundary spike log10(n_b / neighbour median), baseline step {last}: {m1:+.3f} +- "
                      f"{se1:.3f} (change from step {first}: {md:+.3f} +- {sed:.3f}) -> "
                      + _call(m1, se1, "spikes at chunk boundaries", "dips at chunk boundaries"))
     u0, u1, (mu, seu) = _change(records, "none", "total_chunk_u", first, last)
     if any(np.isfinite(v) for v in u1.values()):
-        m1, se1 = _mean_se(u1.values())
+        m1, se1 = mean_se(u1.values())
         docs = sorted({k for r in records for k in r if k.startswith("total_chunk_u_c")}, key=lambda k: int(k[15:]))
         per = ", ".join(f"doc {k[15:]} {_fmt(_series(records, 'none', k, last).values())}" for k in docs)
         lines.append(f"chunk-local U log10(sqrt(start*end edge)/middle) per document, baseline: step {first} "
@@ -86,7 +87,7 @@ def _accuracy_lines(exp, records, first, last) -> list[str]:
     lines = [f"retrieval chance level {chance:.3f} (uniform guess among the {cfg.kv_pairs} context values; "
              f"{cfg.kv_format} format, K, NV = {cfg.kv_sizes}); accuracy = mean over {bins} depth bins"]
     for variant, step in [("none", first)] + [(v, last) for v in exp.variants]:  # step 0: one model per seed
-        m, se = _mean_se(_series(records, variant, "acc_mean", step).values())
+        m, se = mean_se(_series(records, variant, "acc_mean", step).values())
         by_bin = ", ".join(_fmt(_series(records, variant, f"acc_bin{b}", step).values(), "") for b in range(bins))
         lines.append(f"{variant} accuracy step {step}: {m:.3f} +- {se:.3f} = {m / chance:.1f} x chance "
                      f"(by depth bin: {by_bin}) -> "
@@ -94,8 +95,8 @@ def _accuracy_lines(exp, records, first, last) -> list[str]:
     base_acc, v1 = _series(records, "none", "acc_middle", last), _series(records, "none", "total_valley", last)
     for variant in exp.variants[1:]:
         acc, val = _series(records, variant, "acc_middle", last), _series(records, variant, "total_valley", last)
-        ma, sa = _mean_se([acc[s] - base_acc[s] for s in acc if s in base_acc])
-        mv, sv = _mean_se([val[s] - v1[s] for s in val if s in v1])
+        ma, sa = mean_se([acc[s] - base_acc[s] for s in acc if s in base_acc])
+        mv, sv = mean_se([val[s] - v1[s] for s in val if s in v1])
         lines.append(f"{variant} vs baseline (paired by seed), step {last}: middle-bin {middle_bins(bins).tolist()} "
                      f"accuracy {ma:+.3f} +- {sa:.3f} -> "
                      + _call(ma, sa, "raises middle accuracy", "lowers middle accuracy")
@@ -107,7 +108,7 @@ def _accuracy_lines(exp, records, first, last) -> list[str]:
 def _paired(records, variant, key, step, label) -> str:
     """'; <label> diff +- SE -> call' against the baseline (paired by seed), '' when undefined."""
     a, b = _series(records, "none", key, step), _series(records, variant, key, step)
-    m, se = _mean_se([b[s] - a[s] for s in b if s in a])
+    m, se = mean_se([b[s] - a[s] for s in b if s in a])
     return "" if not np.isfinite(m) else f"; {label} {m:+.3f} +- {se:.3f} -> " + _call(m, se, "deeper", "shallower")
 
 
