@@ -1,7 +1,7 @@
 """Micro-training: how the U, and each pathway, evolve over the first 100 steps.
 
-    python sims/micro_training.py            # default CPU run: 316 s on 2 shared CPU cores
-    python sims/micro_training.py --smoke    # 22 s
+    python sims/micro_training.py            # default CPU run: 120 s on an idle 2-core CPU (316 s under load before)
+    python sims/micro_training.py --smoke    # 10-13 s
     python sims/micro_training.py --out runs/mt   # re-run the same command to resume
 
 Baseline and interventions (middle-weighted loss, oversampled middle needles,

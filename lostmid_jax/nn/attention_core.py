@@ -3,19 +3,22 @@
 Shapes: B batch, L positions, G key/value heads, R query heads per group
 (N = G R), K head dim, T query block, [k0, k1) the keys a block can see.
 
-For query block [q0, q1) (rows (r, i) of group g stacked as R T rows):
+For query block [q0, q1) (rows (r, i) of group g stacked as R T rows), with
+the queries pre-scaled, Qs = Q / sqrt(K):
 
-    S = Q_blk K[k0:k1]^T / sqrt(K) + bias,   P = softmax(S) over allowed keys
-    O_blk = P V[k0:k1]
+    S = Qs_blk K[k0:k1]^T + bias,   m = rowmax(S),   E = exp(S - m)
+    O_blk = (E V[k0:k1]) / rowsum(E),   lse = m + log rowsum(E)
 
 Blocks skip the keys no query in them may see (``masks.key_range``): under a
 causal mask the work is ~(1 + 1/nb) / 2 of the dense L x L computation (nb
-blocks). Q, K, V, O and the row log-sum-exps (or, with ``keep_probs``, P) are
-kept for the backward pass, which recomputes P and uses the identity sum_j P_ij dP_ij = dO_i . O_i
-(both as in FlashAttention, Dao et al. 2022):
+blocks). A mask fixed at trace time (no segment ids, no ALiBi) enters as a
+numpy constant bias. Qs, K, V, O and the row log-sum-exps (or, with
+``keep_probs``, P) are kept for the backward pass, which recomputes
+P = exp(S - lse) and uses the identity sum_j P_ij dP_ij = dO_i . O_i (both as
+in FlashAttention, Dao et al. 2022):
 
-    dP = dO V^T,   dS = P (dP - rowsum(dO O)) / sqrt(K)
-    dQ = dS K,     dK = dS^T Q,     dV = P^T dO
+    dP = dO V^T,   dS' = P (dP - rowsum(dO O))
+    dQ = dS' K / sqrt(K),     dK = dS'^T Qs,     dV = P^T dO
 
 With ``freeze`` the probabilities are constants (value pathway): dQ = dK = 0.
 Scores, probabilities and the backward run in >= float32.
@@ -29,8 +32,9 @@ import math
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
-from .masks import allowed_block, key_range
+from .masks import allowed_block, key_range, static_allowed_block
 from .positions import alibi_bias
 
 MIN_BLOCK = 64
@@ -95,39 +99,64 @@ def _rows(x, q0, q1):
     return x[:, :, :, q0:q1].reshape(b, g, r * (q1 - q0), kd)
 
 
-def _block_scores(qh, kh, positions, segment_ids, spec, qr, kr):
-    """Masked scores of one block: [B, G, R T, k1 - k0] in >= float32 (-inf where not allowed)."""
+def _block_bias(spec, r, positions, segment_ids, qr, kr, sdt):
+    """Additive score bias of one block (0 allowed, -inf not; plus ALiBi),
+    broadcastable to [B, G, R T, Lk].
+
+    Without segment ids or ALiBi the mask is fixed at trace time: a numpy
+    constant [R T, Lk] (the T-row mask tiled over the R heads), which XLA
+    fuses as a plain add (a mask built from iota inside the fusion is ~2x slower).
+    """
     cfg = spec.mask_cfg
-    b, g, r, _, kd = qh.shape
     (q0, q1), (k0, k1) = qr, kr
-    sdt = jnp.promote_types(qh.dtype, jnp.float32)
-    scores = jnp.einsum("bgqk,bgmk->bgqm", _rows(qh, q0, q1), kh[:, :, k0:k1],
-                        precision="highest").astype(sdt) / jnp.sqrt(jnp.asarray(kd, sdt))
-    scores = scores.reshape(b, g, r, q1 - q0, k1 - k0)
-    if cfg.position == "alibi":
-        bias = alibi_bias(g * r, positions[:, q0:q1], sdt, positions[:, k0:k1])
-        scores = scores + bias.reshape(-1, g, r, q1 - q0, k1 - k0)
+    if segment_ids is None and cfg.position != "alibi":
+        allowed = np.broadcast_to(static_allowed_block(cfg, qr, kr), (q1 - q0, k1 - k0))
+        return jnp.asarray(np.tile(np.where(allowed, 0.0, -np.inf), (r, 1)), sdt)
     allowed = allowed_block(cfg, qr, kr, segment_ids)[:, None, None]  # [B|1, 1, 1, T, Lk]
-    scores = scores + jnp.where(allowed, 0.0, -jnp.inf).astype(sdt)  # small bias, fused into the add
-    return scores.reshape(b, g, r * (q1 - q0), k1 - k0)
+    bias = jnp.where(allowed, 0.0, -jnp.inf).astype(sdt)
+    if cfg.position == "alibi":
+        g = cfg.resolved_kv_heads
+        alibi = alibi_bias(g * r, positions[:, q0:q1], sdt, positions[:, k0:k1])
+        bias = bias + alibi.reshape(-1, g, r, q1 - q0, k1 - k0)
+    bias = jnp.broadcast_to(bias, (*bias.shape[:2], r, q1 - q0, k1 - k0))
+    return bias.reshape(*bias.shape[:2], r * (q1 - q0), k1 - k0)
+
+
+def _block_scores(spec, q_rows, kh, positions, segment_ids, qr, kr):
+    """S = Qs_blk K[k0:k1]^T + bias: [B, G, R T, k1 - k0] (-inf where not allowed)."""
+    k0, k1 = kr
+    r = q_rows.shape[2] // (qr[1] - qr[0])
+    scores = jnp.einsum("bgqk,bgmk->bgqm", q_rows, kh[:, :, k0:k1], precision="highest")
+    return scores + _block_bias(spec, r, positions, segment_ids, qr, kr, q_rows.dtype)
+
+
+def _scaled_queries(q, sdt):
+    """[B, L, G, R, K] -> [B, G, R, L, K] in >= float32, times 1 / sqrt(K)."""
+    return jnp.moveaxis(q, 1, 3).astype(sdt) / jnp.sqrt(jnp.asarray(q.shape[-1], sdt))
 
 
 def _forward(q, k, v, positions, segment_ids, spec):
-    """Output and residuals (q, k, v heads-major, output, per block P [B, G, R T, Lk] with
-    ``keep_probs``, else the log-sum-exp [B, G, R T, 1])."""
+    """Output and residuals (scaled q, k, v heads-major, output, per block
+    either P [B, G, R T, Lk] (``keep_probs``) or the log-sum-exp [B, G, R T, 1]).
+
+    Per block: S = Qs K^T + bias, m = rowmax(S), E = exp(S - m), l = rowsum(E),
+    O = (E V) / l and lse = m + log l (normalizing the [R T, K] output, not E).
+    """
     b, length, g, r, kd = q.shape
-    qh = jnp.moveaxis(q, 1, 3)  # [B, G, R, L, K]
-    kh, vh = _heads_major(k), _heads_major(v)  # [B, G, L, K]
+    sdt = jnp.promote_types(q.dtype, jnp.float32)
+    qs = _scaled_queries(q, sdt)  # [B, G, R, L, K]
+    kh, vh = _heads_major(k).astype(sdt), _heads_major(v).astype(sdt)  # [B, G, L, K]
     outs, saved = [], []
-    for qr, kr in spec.blocks(length):
-        scores = _block_scores(qh, kh, positions, segment_ids, spec, qr, kr)
-        lse = jax.nn.logsumexp(scores, axis=-1, keepdims=True)  # finite: the diagonal is allowed
-        p = jnp.exp(scores - lse)
-        o = jnp.einsum("bgqm,bgmk->bgqk", p, vh[:, :, kr[0]:kr[1]].astype(p.dtype), precision="highest")
-        saved.append(p if spec.keep_probs else lse)
+    for qr, (k0, k1) in spec.blocks(length):
+        scores = _block_scores(spec, _rows(qs, *qr), kh, positions, segment_ids, qr, (k0, k1))
+        m = jnp.max(scores, axis=-1, keepdims=True)  # finite: the diagonal is allowed
+        e = jnp.exp(scores - m)
+        l_sum = jnp.sum(e, axis=-1, keepdims=True)
+        o = jnp.einsum("bgqm,bgmk->bgqk", e, vh[:, :, k0:k1], precision="highest") / l_sum
+        saved.append(e / l_sum if spec.keep_probs else m + jnp.log(l_sum))
         outs.append(o.reshape(b, g, r, qr[1] - qr[0], kd))
-    oh = jnp.concatenate(outs, axis=3)  # [B, G, R, L, K] (>= float32)
-    return jnp.moveaxis(oh, 3, 1).astype(q.dtype), (qh, kh, vh, oh, saved)
+    oh = jnp.concatenate(outs, axis=3)  # [B, G, R, L, K]
+    return jnp.moveaxis(oh, 3, 1).astype(q.dtype), (qs, kh, vh, oh, saved)
 
 
 @functools.partial(jax.custom_vjp, nondiff_argnums=(5,))
@@ -140,42 +169,40 @@ def _attend_fwd(q, k, v, positions, segment_ids, spec):
     return out, (res, positions, segment_ids)
 
 
-def _pad_keys(x, k0, k1, length):
-    return jnp.pad(x, ((0, 0), (0, 0), (k0, length - k1), (0, 0)))
-
-
 def _attend_bwd(spec, saved, d_out):
-    """Without ``keep_probs`` P = exp(S - lse) is recomputed from the saved log-sum-exp."""
-    (qh, kh, vh, oh, blocks), positions, segment_ids = saved
-    b, g, r, length, kd = qh.shape
+    """Without ``keep_probs`` P = exp(Qs K^T + bias - lse) is recomputed from the saved log-sum-exp.
+
+    With scaled queries Qs = Q / sqrt(K):
+        dV += P^T dO,   dP = dO V^T,   dS' = P (dP - rowsum(dO O)),
+        dQ = dS' K / sqrt(K),   dK += dS'^T Qs.
+    """
+    (qs, kh, vh, oh, blocks), positions, segment_ids = saved
+    q_dtype = d_out.dtype  # the output has the dtype of q (and k, v: the compute dtype)
+    b, g, r, length, kd = qs.shape
     sdt = oh.dtype
     doh = jnp.moveaxis(d_out, 1, 3).astype(sdt)  # [B, G, R, L, K]
-    scale = 1 / jnp.sqrt(jnp.asarray(kd, sdt))
     dq, dk, dv = [], jnp.zeros(kh.shape, sdt), jnp.zeros(vh.shape, sdt)
     for ((q0, q1), (k0, k1)), saved_block in zip(spec.blocks(length), blocks):
+        q_rows, do = _rows(qs, q0, q1), _rows(doh, q0, q1)  # [B, G, R T, K]
         if spec.keep_probs:
             p = saved_block
         else:
-            p = jnp.exp(_block_scores(qh, kh, positions, segment_ids, spec, (q0, q1), (k0, k1)) - saved_block)
-        do = _rows(doh, q0, q1)  # [B, G, R T, K]
-        dv = dv + _pad_keys(jnp.einsum("bgqm,bgqk->bgmk", p, do, precision="highest"), k0, k1, length)
+            p = jnp.exp(_block_scores(spec, q_rows, kh, positions, segment_ids, (q0, q1), (k0, k1)) - saved_block)
+        dv = dv.at[:, :, k0:k1].add(jnp.einsum("bgqm,bgqk->bgmk", p, do, precision="highest"))
         if spec.freeze:
             continue
-        dp = jnp.einsum("bgqk,bgmk->bgqm", do, vh[:, :, k0:k1].astype(sdt), precision="highest")
+        dp = jnp.einsum("bgqk,bgmk->bgqm", do, vh[:, :, k0:k1], precision="highest")
         delta = jnp.sum(do * _rows(oh, q0, q1), axis=-1, keepdims=True)
-        ds = p * (dp - delta) * scale
-        dq.append(jnp.einsum("bgqm,bgmk->bgqk", ds, kh[:, :, k0:k1].astype(sdt),
+        ds = p * (dp - delta)
+        dk = dk.at[:, :, k0:k1].add(jnp.einsum("bgqm,bgqk->bgmk", ds, q_rows, precision="highest"))
+        dq.append(jnp.einsum("bgqm,bgmk->bgqk", ds, kh[:, :, k0:k1],
                              precision="highest").reshape(b, g, r, q1 - q0, kd))
-        dk = dk + _pad_keys(jnp.einsum("bgqm,bgqk->bgmk", ds, _rows(qh, q0, q1).astype(sdt),
-                                       precision="highest"), k0, k1, length)
     if spec.freeze:
-        d_q = jnp.zeros(qh.shape, qh.dtype)
+        d_q = jnp.zeros(qs.shape, q_dtype)
     else:
-        d_q = jnp.concatenate(dq, axis=3)
-    d_q = jnp.moveaxis(d_q, 3, 1).astype(qh.dtype)
-    d_k = _heads_major(dk).astype(kh.dtype)
-    d_v = _heads_major(dv).astype(vh.dtype)
-    return d_q, d_k, d_v, None, None
+        d_q = jnp.concatenate(dq, axis=3) / jnp.sqrt(jnp.asarray(kd, sdt))
+    d_q = jnp.moveaxis(d_q, 3, 1).astype(q_dtype)
+    return d_q, _heads_major(dk).astype(q_dtype), _heads_major(dv).astype(q_dtype), None, None
 
 
 _attend.defvjp(_attend_fwd, _attend_bwd)

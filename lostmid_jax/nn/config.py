@@ -98,6 +98,9 @@ class DecoderConfig:
         instead of recomputing them (faster when one forward serves many
         backward passes, as in the Jacobian engine, which turns it on;
         O(N L^2) memory per layer). Same results.
+      unroll_layers: apply the H blocks as an unrolled loop instead of a
+        lax.scan (no stacked per-layer buffers to fill and slice: ~5% faster
+        training steps on CPU; compile time grows with H). Same results.
     """
 
     depth: int = 2
@@ -133,6 +136,7 @@ class DecoderConfig:
     remat: bool = True
     attn_block: int | None = None
     attn_keep_probs: bool = False
+    unroll_layers: bool = False
 
     def __post_init__(self):
         _check_int("depth", self.depth, 0)

@@ -120,7 +120,10 @@ class Decoder(nnx.Module):
             if cfg.position == "learned" and length > cfg.max_positions:
                 raise ValueError(f"sequence length {length} exceeds max_positions={cfg.max_positions}")
             positions = jnp.arange(length, dtype=jnp.int32)
-        positions = jnp.broadcast_to(jnp.asarray(positions), (b, length))
+        positions = jnp.asarray(positions)
+        positions = positions[None] if positions.ndim == 1 else positions  # [1 | B, L]: RoPE angles once per row
+        if positions.ndim != 2 or positions.shape[1] != length or positions.shape[0] not in (1, b):
+            raise ValueError(f"positions must have shape [{length}] or [{b}, {length}], got {positions.shape}")
         if segment_ids is not None:
             segment_ids = jnp.broadcast_to(jnp.asarray(segment_ids), (b, length))
         if self.wpe is not None:
@@ -138,7 +141,8 @@ class Decoder(nnx.Module):
         mix = self.cfg.layer_mix()
         mixes = None if mix is None else jnp.asarray(mix, dtype=h.dtype)  # [H]
         return _scan(graphdef, params, h, mixes, positions, segment_ids, freeze=freeze,
-                     collect=collect, collect_probs=collect_probs, remat=self.cfg.remat)
+                     collect=collect, collect_probs=collect_probs, remat=self.cfg.remat,
+                     unroll=self.cfg.unroll_layers)
 
     # ------------------------------------------------------- tokens / LM head
     def embed(self, tokens: jax.Array) -> jax.Array:
@@ -162,13 +166,15 @@ class Decoder(nnx.Module):
 
 
 @functools.partial(jax.jit,
-                   static_argnames=("graphdef", "freeze", "collect", "collect_probs", "remat"))
-def _scan(graphdef, params, h, mixes, positions, segment_ids, *, freeze, collect, collect_probs, remat):
+                   static_argnames=("graphdef", "freeze", "collect", "collect_probs", "remat", "unroll"))
+def _scan(graphdef, params, h, mixes, positions, segment_ids, *, freeze, collect, collect_probs, remat,
+          unroll=False):
     """Scan the stacked blocks over the layer axis (jitted: eager calls compile once).
 
     Args:
       graphdef, params: nnx.split of the stacked blocks (params [H, ...]).
       h: [B, L, D] residual stream; mixes: [H] attention mixing weights or None.
+      unroll: unroll the scan completely (cfg.unroll_layers).
 
     Returns:
       (h_out [B, L, D], per-layer intermediates with a leading axis H).
@@ -183,7 +189,7 @@ def _scan(graphdef, params, h, mixes, positions, segment_ids, *, freeze, collect
     if remat:
         body = jax.checkpoint(body)
     depth = jax.tree.leaves(params)[0].shape[0]  # every block has a value projection
-    return jax.lax.scan(body, h, (params, mixes), length=depth)
+    return jax.lax.scan(body, h, (params, mixes), length=depth, unroll=bool(unroll) or 1)
 
 
 def _stacked_blocks(cfg: DecoderConfig, keys: jax.Array) -> Block:

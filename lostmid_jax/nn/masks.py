@@ -1,4 +1,5 @@
-"""Attention masks built from iota comparisons (no stored L x L buffers).
+"""Attention masks built from iota comparisons (no stored L x L buffers), or as numpy
+constants for one block when they are fixed at trace time (static_allowed_block).
 
 A mask says which key positions j a query position i may attend to (0-based
 indices along the sequence axis, independent of the position encoding):
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from .config import DecoderConfig
 
@@ -56,14 +58,7 @@ def allowed_block(cfg: DecoderConfig, queries: tuple[int, int], keys: tuple[int,
     shape = (q1 - q0, k1 - k0)
     i = jax.lax.broadcasted_iota(jnp.int32, shape, 0) + q0  # query index
     j = jax.lax.broadcasted_iota(jnp.int32, shape, 1) + k0  # key index
-    if cfg.mask == "bidirectional":
-        allowed = jnp.ones(shape, bool)
-    elif cfg.mask == "sliding_window":
-        allowed = (j <= i) & (j > i - cfg.window)
-    elif cfg.mask == "prefix_lm":
-        allowed = (j <= i) | (j < cfg.prefix)
-    else:  # causal, document
-        allowed = j <= i
+    allowed = _rule(cfg, i, j)
     allowed = allowed[None]
     if cfg.mask == "document" and segment_ids is None:
         raise ValueError("segment_ids are required with mask='document'")
@@ -72,6 +67,27 @@ def allowed_block(cfg: DecoderConfig, queries: tuple[int, int], keys: tuple[int,
         seg = seg.reshape((-1, seg.shape[-1]))
         allowed = allowed & (seg[:, q0:q1, None] == seg[:, None, k0:k1])
     return allowed
+
+
+def static_allowed_block(cfg: DecoderConfig, queries: tuple[int, int],
+                         keys: tuple[int, int]) -> np.ndarray:
+    """allowed_block without segment ids as a numpy constant [q1 - q0, k1 - k0]
+    (for masks fixed at trace time; "document" masks need segment ids)."""
+    if cfg.mask == "document":
+        raise ValueError("segment_ids are required with mask='document'")
+    (q0, q1), (k0, k1) = queries, keys
+    return _rule(cfg, np.arange(q0, q1)[:, None], np.arange(k0, k1)[None, :])
+
+
+def _rule(cfg: DecoderConfig, i, j):
+    """Allowed (query i, key j) pairs of the mask, on broadcastable numpy or jax index arrays."""
+    if cfg.mask == "bidirectional":
+        return (i >= 0) & (j >= 0)
+    if cfg.mask == "sliding_window":
+        return (j <= i) & (j > i - cfg.window)
+    if cfg.mask == "prefix_lm":
+        return (j <= i) | (j < cfg.prefix)
+    return j <= i  # causal, document
 
 
 def key_range(cfg: DecoderConfig, queries: tuple[int, int], length: int) -> tuple[int, int]:

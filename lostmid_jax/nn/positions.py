@@ -28,10 +28,11 @@ def rope(x: jnp.ndarray, positions: jnp.ndarray, theta: float) -> jnp.ndarray:
     fdt = jnp.promote_types(x.dtype, jnp.float32)  # angles in >= float32
     inv_freq = 1.0 / theta ** (jnp.arange(half, dtype=fdt) * 2 / x.shape[-1])
     angles = positions.astype(fdt)[..., None] * inv_freq  # [..., L, K/2]
-    cos = jnp.cos(angles)[..., None, :].astype(x.dtype)  # [..., L, 1, K/2]
-    sin = jnp.sin(angles)[..., None, :].astype(x.dtype)
-    x1, x2 = x[..., :half], x[..., half:]
-    return jnp.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], axis=-1)
+    cos, sin = jnp.cos(angles), jnp.sin(angles)
+    cos = jnp.concatenate([cos, cos], axis=-1)[..., None, :].astype(x.dtype)  # [..., L, 1, K]
+    sin = jnp.concatenate([-sin, sin], axis=-1)[..., None, :].astype(x.dtype)
+    # (x1, x2) -> (x1 cos - x2 sin, x2 cos + x1 sin), with the halves swapped by a roll
+    return x * cos + jnp.roll(x, half, axis=-1) * sin
 
 
 def alibi_slopes(heads: int) -> np.ndarray:

@@ -39,8 +39,24 @@ def _ce(logits, labels):
     return optax.softmax_cross_entropy_with_integer_labels(logits.astype(jnp.float32), labels)
 
 
-def losses(model, batch: dict) -> dict[str, jax.Array]:
-    """Per-task weighted mean cross-entropies {"lm": [], "kv": []} (those present)."""
+def losses(model, batch: dict, streams: int = 1) -> dict[str, jax.Array]:
+    """Per-task weighted mean cross-entropies {"lm": [], "kv": []} (those present).
+
+    With ``streams`` > 1 each task's batch whose size it divides is cut into
+    that many equal sub-batches, run as independent computations (XLA can
+    overlap them on the CPU cores) and their means averaged: the same loss.
+    """
+    if streams > 1:
+        parts = {}
+        for prefix, name in (("lm_", "lm"), ("kv_", "kv")):
+            task = {k: v for k, v in batch.items() if k.startswith(prefix)}
+            if not task:
+                continue
+            n = streams if next(iter(task.values())).shape[0] % streams == 0 else 1
+            subs = [losses(model, {k: v.reshape(n, -1, *v.shape[1:])[i] for k, v in task.items()})[name]
+                    for i in range(n)]
+            parts[name] = sum(subs) / n
+        return parts
     out = {}
     if "lm_tokens" in batch:
         tok = batch["lm_tokens"]
@@ -55,23 +71,25 @@ def losses(model, batch: dict) -> dict[str, jax.Array]:
 _STEPS = {}
 
 
-def train_step_for(graphdef, cfg: TrainConfig):
+def train_step_for(graphdef, cfg: TrainConfig, streams: int | None = None):
     """The jitted step for this graph and optimizer, cached so runs that share
-    them (seeds, interventions) compile once."""
-    key = (graphdef, cfg.lr, cfg.warmup, cfg.steps, cfg.weight_decay, cfg.clip)
+    them (seeds, interventions) compile once. ``streams`` defaults to cfg.streams."""
+    streams = cfg.streams if streams is None else streams
+    key = (graphdef, cfg.lr, cfg.warmup, cfg.steps, cfg.weight_decay, cfg.clip, streams)
     if key not in _STEPS:
-        _STEPS[key] = make_train_step(graphdef, make_optimizer(cfg))
+        _STEPS[key] = make_train_step(graphdef, make_optimizer(cfg), streams)
     return _STEPS[key]
 
 
-def make_train_step(graphdef, tx: optax.GradientTransformation):
+def make_train_step(graphdef, tx: optax.GradientTransformation, streams: int = 1):
     """A jitted pure step(params, opt_state, batch) -> (params, opt_state, metrics).
 
     metrics: loss (sum over tasks), loss_lm / loss_kv, grad_norm (before clipping).
+    ``streams``: see :func:`losses`.
     """
 
     def loss_fn(params, batch):
-        parts = losses(nnx.merge(graphdef, params), batch)
+        parts = losses(nnx.merge(graphdef, params), batch, streams)
         return sum(parts.values()), parts
 
     @jax.jit

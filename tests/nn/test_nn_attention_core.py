@@ -27,6 +27,7 @@ CASES = [  # blocks of 4 or 5 queries: L = 13 leaves a partial last block
     dict(mask="sliding_window", window=3, position="rope", heads=4, kv_heads=1, attn_block=4),
     dict(mask="document", position="alibi", attn_block=4, attn_keep_probs=True),
     dict(mask="prefix_lm", prefix=6, position="none", attn_block=5),
+    dict(mask="document", position="rope", heads=4, kv_heads=2, attn_block=5),  # segment ids, GQA, no ALiBi
 ]
 SLOW = ("causal-rope", "bidirectional-none", "prefix_lm-none")  # ~20 s of compiles each
 
