@@ -110,7 +110,7 @@ def _block_bias(spec, r, positions, segment_ids, qr, kr, sdt):
     cfg = spec.mask_cfg
     (q0, q1), (k0, k1) = qr, kr
     if segment_ids is None and cfg.position != "alibi":
-        allowed = np.broadcast_to(static_allowed_block(cfg, qr, kr), (q1 - q0, k1 - k0))
+        allowed = static_allowed_block(cfg, qr, kr)  # [T, Lk]
         return jnp.asarray(np.tile(np.where(allowed, 0.0, -np.inf), (r, 1)), sdt)
     allowed = allowed_block(cfg, qr, kr, segment_ids)[:, None, None]  # [B|1, 1, 1, T, Lk]
     bias = jnp.where(allowed, 0.0, -jnp.inf).astype(sdt)
