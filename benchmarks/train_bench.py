@@ -133,7 +133,10 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for name, default in (("depth", 4), ("width", 64), ("length", 256), ("batch", 16), ("vocab", 64), ("steps", 40)):
         p.add_argument(f"--{name}", type=int, default=default)
-    p.add_argument("--streams", type=int, default=2, help="TrainConfig.streams of the JAX step (default 2)")
+    from lostmid_jax.train import TrainConfig
+
+    p.add_argument("--streams", type=int, default=TrainConfig.streams,
+                   help=f"TrainConfig.streams of the JAX step (default {TrainConfig.streams})")
     p.add_argument("--scan", action="store_true", help="JAX: lax.scan over layers instead of unrolling")
     args = p.parse_args()
     j = jax_steps_per_s(args)

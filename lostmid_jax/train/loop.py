@@ -23,7 +23,7 @@ from tqdm.auto import tqdm
 
 from ..io import _jsonable
 from ..nn import Decoder
-from ..parallel import data_parallel, default_mesh, is_process0
+from ..parallel import data_parallel, default_mesh, is_process0, mesh_size
 from . import checkpoint, tasks
 from .config import TrainConfig
 from .snapshots import take_snapshot
@@ -111,8 +111,8 @@ def train(cfg: TrainConfig, run_dir: str | pathlib.Path, *, progress: bool = Fal
     wanted = set(cfg.snapshots)
     if start == 0 and 0 in wanted and not snaps:
         snaps.append(_append(run_dir / "snapshots.jsonl", take_snapshot(cfg, graphdef, params, 0, evalset)))
-    active = mesh if mesh is not None else default_mesh()
-    streams = cfg.streams if active is None or active.size == 1 else 1  # data-parallel: the devices split the batch
+    data_parallel_devices = mesh_size(mesh if mesh is not None else default_mesh())
+    streams = cfg.streams if data_parallel_devices == 1 else 1  # data-parallel: the devices split the batch
     step_fn, lr = train_step_for(graphdef, cfg, streams), schedule(cfg)
     params, opt_state, step_fn, place = data_parallel(mesh, params, opt_state, step_fn)
     end = cfg.steps if stop_after is None else min(cfg.steps, stop_after)

@@ -1,8 +1,8 @@
 """The rewrites made for speed give the values of their plain definitions.
 
 RoPE (halves swapped by a roll) vs the complex rotation z e^{i p theta_k};
-TokenLinear vs x W + b; static masks vs the
-traced ones; an unrolled layer loop vs lax.scan; positions [L] vs [B, L].
+TokenLinear vs x W + b; static mask blocks vs the mask's
+definition and the traced blocks; an unrolled layer loop vs lax.scan; positions [L] vs [B, L].
 """
 
 import jax
@@ -15,6 +15,7 @@ from lostmid_jax.nn import Decoder, DecoderConfig, rope
 from lostmid_jax.nn.config import MASK_KINDS
 from lostmid_jax.nn.init import TokenLinear
 from lostmid_jax.nn.masks import allowed_block, static_allowed_block
+from nn_helpers import reference_mask
 
 
 def complex_rope(x, positions, theta):
@@ -50,9 +51,11 @@ def test_static_mask_blocks_equal_traced_ones(mask):
         with pytest.raises(ValueError, match="segment_ids"):
             static_allowed_block(cfg, (0, 5), (0, 5))
         return
-    for queries, keys in [((0, 5), (0, 5)), ((3, 9), (1, 12)), ((6, 7), (0, 12))]:
-        np.testing.assert_array_equal(static_allowed_block(cfg, queries, keys),
-                                      np.asarray(allowed_block(cfg, queries, keys))[0])
+    full = reference_mask(12, mask, window=cfg.window, prefix=cfg.prefix)  # from the definition
+    for (q0, q1), (k0, k1) in [((0, 5), (0, 5)), ((3, 9), (1, 12)), ((6, 7), (0, 12))]:
+        static = static_allowed_block(cfg, (q0, q1), (k0, k1))
+        np.testing.assert_array_equal(static, full[q0:q1, k0:k1])
+        np.testing.assert_array_equal(static, np.asarray(allowed_block(cfg, (q0, q1), (k0, k1)))[0])
 
 
 def _model(**kw):
