@@ -39,7 +39,7 @@ def jax_steps_per_s(args) -> float:
 
     cfg = TrainConfig(task="lm", depth=args.depth, width=args.width, vocab=args.vocab, lm_length=args.length,
                       lm_batch=args.batch, chunk=args.length, steps=1000, kv_pairs=4, depth_bins=2,
-                      streams=args.streams, unroll_layers=not args.scan)
+                      streams=args.streams, unroll_layers=not args.scan, attn_impl=args.attn_impl)
     graphdef, params, opt = init_state(cfg)
     step = train_step_for(graphdef, cfg)
     batch = tasks.train_batch(cfg, 0)
@@ -138,6 +138,8 @@ def main() -> None:
     p.add_argument("--streams", type=int, default=TrainConfig.streams,
                    help=f"TrainConfig.streams of the JAX step (default {TrainConfig.streams})")
     p.add_argument("--scan", action="store_true", help="JAX: lax.scan over layers instead of unrolling")
+    p.add_argument("--attn-impl", default=TrainConfig.attn_impl, choices=("auto", "blocked", "fused_cpu"),
+                   help="JAX attention: TrainConfig.attn_impl")
     args = p.parse_args()
     j = jax_steps_per_s(args)
     t = torch_steps_per_s(args)

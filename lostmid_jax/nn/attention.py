@@ -6,7 +6,8 @@ Shapes: B batch, L positions, D width, N query heads, G key/value heads
     o_i = W_o concat_h( sum_j A^h_ij v^h_j ),   v^h_j = W_v^h x_j
 
 softmax:       A^h = softmax_j(q_i . k_j / sqrt(K) + bias_ij)   over allowed j
-               (in query blocks with a hand-written backward, attention_core;
+               (in query blocks with a hand-written backward, attention_core,
+               or the fused C++ kernel of fused_cpu with attn_impl="fused_cpu";
                the dense L x L route when the probabilities are requested)
 uniform:       A_ij = 1 / #{allowed j}  (Step-0 limit; q/k exist but are unused)
 linear-value:  the same uniform A with no q/k parameters at all.
@@ -20,6 +21,7 @@ from flax import nnx
 
 from .attention_core import CoreSpec, auto_block, blocked_attention
 from .config import DecoderConfig
+from .fused_cpu import FusedSpec, fused_attention
 from .init import linear
 from .masks import allowed_mask
 from .positions import alibi_bias, rope
@@ -61,8 +63,14 @@ class Attention(nnx.Module):
         r = n // g
         if cfg.attention == "softmax" and not need_probs:
             q, kk = self._queries_keys(x, positions)
-            spec = CoreSpec(cfg, cfg.attn_block or auto_block(length), freeze_probs, cfg.attn_keep_probs)
-            out = blocked_attention(q, kk, self.v(x).reshape(b, length, g, k), positions, segment_ids, spec)
+            v = self.v(x).reshape(b, length, g, k)
+            if cfg.attn_impl == "fused_cpu":
+                if segment_ids is not None:
+                    raise ValueError("attn_impl='fused_cpu' takes no segment_ids (use attn_impl='blocked')")
+                out = fused_attention(q, kk, v, FusedSpec.from_config(cfg, freeze_probs))
+            else:
+                spec = CoreSpec(cfg, cfg.attn_block or auto_block(length), freeze_probs, cfg.attn_keep_probs)
+                out = blocked_attention(q, kk, v, positions, segment_ids, spec)
             return self.o(out.reshape(b, length, n * k)), None
         allowed = allowed_mask(cfg, length, segment_ids)[:, None]  # [B|1, 1, L, L]
         v = self.v(x).reshape(b, length, g, k)  # [B, L, G, K]

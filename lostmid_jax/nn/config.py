@@ -18,6 +18,7 @@ import numpy as np
 
 ATTENTION_KINDS = ("softmax", "uniform", "linear-value")
 MASK_KINDS = ("causal", "bidirectional", "sliding_window", "document", "prefix_lm")
+ATTN_IMPLS = ("blocked", "fused_cpu")
 POSITION_KINDS = ("none", "rope", "learned", "alibi")
 NORM_KINDS = ("layernorm", "rmsnorm", "none")
 MLP_KINDS = ("none", "gelu", "swiglu")
@@ -101,6 +102,11 @@ class DecoderConfig:
       unroll_layers: apply the H blocks as an unrolled loop instead of a
         lax.scan (no stacked per-layer buffers to fill and slice: ~5% faster
         training steps on CPU; compile time grows with H). Same results.
+      attn_impl: how softmax attention runs when the probabilities are not
+        requested: "blocked" (XLA, attention_core) or "fused_cpu" (the C++
+        kernel of nn/fused_cpu, built on first use; CPU backend, float32,
+        no segment ids, no ALiBi, no "document" mask). Same results to
+        float32 rounding.
     """
 
     depth: int = 2
@@ -137,6 +143,7 @@ class DecoderConfig:
     attn_block: int | None = None
     attn_keep_probs: bool = False
     unroll_layers: bool = False
+    attn_impl: str = "blocked"
 
     def __post_init__(self):
         _check_int("depth", self.depth, 0)
@@ -189,6 +196,19 @@ class DecoderConfig:
         if self.vocab_size is not None:
             _check_int("vocab_size", self.vocab_size, 1)
         self._check_attn_mix()
+        self._check_attn_impl()
+
+    def _check_attn_impl(self):
+        _check_choice("attn_impl", self.attn_impl, ATTN_IMPLS)
+        if self.attn_impl == "blocked":
+            return
+        compute = self.dtype or self.param_dtype
+        if self.attention != "softmax" or self.mask == "document" or self.position == "alibi" \
+                or compute != "float32":
+            raise ValueError("attn_impl='fused_cpu' needs attention='softmax', a mask other than 'document', "
+                             "a position other than 'alibi' and float32 compute; got "
+                             f"attention={self.attention!r}, mask={self.mask!r}, position={self.position!r}, "
+                             f"dtype={compute!r}")
 
     def _check_attn_mix(self):
         mix = self.attn_mix

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..nn import DecoderConfig, preset
+from ..nn import DecoderConfig, fused_cpu, preset
+from ..nn.config import ATTN_IMPLS
 
 TASKS = ("lm", "retrieval", "mixed")
 KV_FORMATS = ("keyed", "shared")
@@ -65,6 +66,9 @@ class TrainConfig:
         on 2 cores); a task whose batch it does not divide is not cut.
         Ignored (1) when training data-parallel over several devices.
       unroll_layers: DecoderConfig.unroll_layers for the trained model.
+      attn_impl: DecoderConfig.attn_impl for the trained model, or "auto":
+        "fused_cpu" where its kernel can be built (CPU backend and a C++
+        compiler; nn.fused_cpu.available()), else "blocked".
     """
 
     task: str = "mixed"
@@ -100,12 +104,14 @@ class TrainConfig:
     keep: int = 2
     streams: int = 2
     unroll_layers: bool = True
+    attn_impl: str = "auto"
 
     def __post_init__(self):
         _choice("task", self.task, TASKS)
         _choice("intervention", self.intervention, INTERVENTIONS)
         _choice("kv_format", self.kv_format, KV_FORMATS)
         _choice("profile_method", self.profile_method, ("exact", "randomized"))
+        _choice("attn_impl", self.attn_impl, ("auto", *ATTN_IMPLS))
         for name, low in (("seed", 0), ("steps", 1), ("width", 1), ("depth", 1), ("heads", 1),
                           ("kv_heads", 1), ("lm_length", 2), ("chunk", 2), ("lm_batch", 1),
                           ("kv_batch", 1), ("kv_pairs", 1), ("depth_bins", 1), ("curriculum_steps", 0),
@@ -140,7 +146,14 @@ class TrainConfig:
         return preset("toy", width=self.width, depth=self.depth, heads=self.heads, kv_heads=self.kv_heads,
                       mlp_width=2 * self.width, vocab_size=self.vocab,
                       max_positions=max(1024, self.lm_length), remat=False,
-                      unroll_layers=self.unroll_layers)
+                      unroll_layers=self.unroll_layers, attn_impl=self.resolved_attn_impl)
+
+    @property
+    def resolved_attn_impl(self) -> str:
+        """attn_impl with "auto" resolved (see the class docstring)."""
+        if self.attn_impl != "auto":
+            return self.attn_impl
+        return "fused_cpu" if fused_cpu.available() else "blocked"
 
     @property
     def snapshots(self) -> tuple[int, ...]:

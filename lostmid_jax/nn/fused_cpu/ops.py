@@ -1,0 +1,76 @@
+"""Softmax attention through the fused CPU kernel (attention.cc), with its own backward.
+
+Shapes: q [B, L, G, R, K], k and v [B, L, G, K] (B may be several leading dims),
+float32 only. The forward saves o and the row log-sum-exps lse [B, L, G, R];
+the backward recomputes the probabilities from them (see attention.cc for
+the formulas). Under vmap every operand is broadcast to the mapped batch.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from . import build
+
+MASK_CODES = {"causal": 0, "bidirectional": 1, "sliding_window": 2, "prefix_lm": 3}
+
+
+@dataclasses.dataclass(frozen=True)
+class FusedSpec:
+    """Static mask description: kind (a key of MASK_CODES), window, prefix, freeze."""
+
+    kind: str
+    window: int = 0
+    prefix: int = 0
+    freeze: bool = False
+
+    @classmethod
+    def from_config(cls, cfg, freeze: bool = False) -> "FusedSpec":
+        """From a DecoderConfig (mask, window, prefix); ValueError for masks the kernel lacks."""
+        if cfg.mask not in MASK_CODES:
+            raise ValueError(f"attn_impl='fused_cpu' supports mask in {sorted(MASK_CODES)}, got mask={cfg.mask!r}")
+        return cls(cfg.mask, cfg.window or 0, cfg.prefix or 0, freeze)
+
+    def attrs(self) -> dict:
+        return {"kind": np.int64(MASK_CODES[self.kind]), "window": np.int64(self.window),
+                "prefix": np.int64(self.prefix)}
+
+
+def fused_attention(q, k, v, spec: FusedSpec):
+    """Softmax attention output [B, L, G, R, K] (float32 in, float32 out)."""
+    for name, x in (("q", q), ("k", k), ("v", v)):
+        if x.dtype != jnp.float32:
+            raise ValueError(f"fused attention needs float32 {name}, got {x.dtype}")
+    build.load()
+    return _attend(q, k, v, spec)
+
+
+def _forward(q, k, v, spec):
+    out_types = (jax.ShapeDtypeStruct(q.shape, jnp.float32), jax.ShapeDtypeStruct(q.shape[:-1], jnp.float32))
+    call = jax.ffi.ffi_call("lostmid_attention_fwd", out_types, vmap_method="broadcast_all")
+    return call(q, k, v, **spec.attrs())
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(3,))
+def _attend(q, k, v, spec):
+    return _forward(q, k, v, spec)[0]
+
+
+def _attend_fwd(q, k, v, spec):
+    o, lse = _forward(q, k, v, spec)
+    return o, (q, k, v, o, lse)
+
+
+def _attend_bwd(spec, saved, d_out):
+    q, k, v, o, lse = saved
+    out_types = tuple(jax.ShapeDtypeStruct(x.shape, jnp.float32) for x in (q, k, v))
+    call = jax.ffi.ffi_call("lostmid_attention_bwd", out_types, vmap_method="broadcast_all")
+    return call(q, k, v, o, lse, d_out.astype(jnp.float32), **spec.attrs(), freeze=spec.freeze)
+
+
+_attend.defvjp(_attend_fwd, _attend_bwd)
