@@ -50,16 +50,17 @@ def _sharded(graphdef, position, split, chunk, mesh):
 
 def split_for_engine(model, remat: bool | None):
     """(graphdef, state, cfg) of ``model`` for the Jacobian engine: its graph rebuilt with
-    cfg.remat = ``remat`` (None: unchanged) and cfg.attn_keep_probs = True (one forward
-    serves every cotangent, so the attention probabilities are kept, not recomputed).
+    cfg.remat = ``remat`` (None: unchanged), cfg.attn_keep_probs = True (one forward
+    serves every cotangent, so the attention probabilities are kept, not recomputed)
+    and cfg.attn_impl = "blocked" (the fused CPU kernel would recompute them per cotangent).
 
     Both change only the graph, never the parameters, so the model's own state is reused.
     """
     graphdef, state = nnx.split(model)
     remat = model.cfg.remat if remat is None else bool(remat)
-    if remat == model.cfg.remat and model.cfg.attn_keep_probs:
+    if remat == model.cfg.remat and model.cfg.attn_keep_probs and model.cfg.attn_impl == "blocked":
         return graphdef, state, model.cfg
-    cfg = dataclasses.replace(model.cfg, remat=remat, attn_keep_probs=True)
+    cfg = dataclasses.replace(model.cfg, remat=remat, attn_keep_probs=True, attn_impl="blocked")
     abstract = nnx.eval_shape(lambda: type(model)(cfg, rngs=nnx.Rngs(0)))
     return nnx.graphdef(abstract), state, cfg
 

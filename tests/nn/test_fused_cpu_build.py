@@ -1,0 +1,47 @@
+"""Building, caching and choosing the fused CPU kernel (nn/fused_cpu/build.py, TrainConfig.attn_impl)."""
+
+import os
+
+import pytest
+
+from lostmid_jax.nn import fused_cpu
+from lostmid_jax.nn.fused_cpu import build
+from lostmid_jax.train import TrainConfig
+
+
+def test_library_is_cached_per_source_and_reused(tmp_path, monkeypatch):
+    monkeypatch.setenv("LOSTMID_CACHE", str(tmp_path))
+    path = build.build()
+    assert path.parent == tmp_path / "kernels" and path.suffix == ".so"
+    stamp = path.stat().st_mtime_ns
+    assert build.build() == path and path.stat().st_mtime_ns == stamp  # not rebuilt
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temp files left
+
+
+def test_a_failing_compiler_gives_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("LOSTMID_CACHE", str(tmp_path))
+    monkeypatch.setenv("CXX", "/bin/false")
+    with pytest.raises(fused_cpu.KernelUnavailable, match="compiling attention.cc failed"):
+        build.build()
+    assert not any((tmp_path / "kernels").iterdir())  # nothing half-written
+
+
+def test_no_compiler_is_reported(monkeypatch):
+    monkeypatch.delenv("CXX", raising=False)
+    monkeypatch.setenv("PATH", os.devnull)
+    with pytest.raises(fused_cpu.KernelUnavailable, match="no C\\+\\+ compiler"):
+        build.compiler()
+
+
+def test_train_config_auto_picks_the_kernel_only_where_it_builds(monkeypatch):
+    assert TrainConfig().resolved_attn_impl == "fused_cpu"  # CI machines have g++
+    assert TrainConfig().model_config().attn_impl == "fused_cpu"
+    monkeypatch.setattr(fused_cpu, "available", lambda: False)
+    assert TrainConfig().model_config().attn_impl == "blocked"
+    assert TrainConfig(attn_impl="blocked").resolved_attn_impl == "blocked"
+    monkeypatch.setattr(fused_cpu, "available", lambda: True)
+    assert TrainConfig(width=128, heads=4).resolved_attn_impl == "fused_cpu"  # head dim 32
+    assert TrainConfig(width=256, heads=4).resolved_attn_impl == "blocked"  # 64: slower fused (attention_bench)
+    assert TrainConfig(width=256, heads=4, attn_impl="fused_cpu").model_config().attn_impl == "fused_cpu"
+    with pytest.raises(ValueError, match="attn_impl"):
+        TrainConfig(attn_impl="gpu")
