@@ -2,6 +2,7 @@
 
 import os
 
+import numpy as np
 import pytest
 
 from lostmid_jax.nn import fused_cpu
@@ -16,6 +17,14 @@ def test_library_is_cached_per_source_and_reused(tmp_path, monkeypatch):
     stamp = path.stat().st_mtime_ns
     assert build.build() == path and path.stat().st_mtime_ns == stamp  # not rebuilt
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temp files left
+
+
+def test_loading_keeps_subnormals():
+    """-ffast-math at link time would set flush-to-zero / denormals-are-zero process-wide."""
+    fused_cpu.build.load()
+    tiny = np.array([5e-324, 1e-310]) * np.array([1.0, 0.5])
+    assert tiny[0] > 0 and tiny[1] == 5e-311
+    assert np.float32(1e-40) * np.float32(1.0) > 0
 
 
 def test_a_failing_compiler_gives_a_clear_error(tmp_path, monkeypatch):

@@ -2,7 +2,9 @@
 
 The shared library is built on first use with the machine's C++ compiler
 (``$CXX`` or g++, -O3 -march=native -ffast-math: glibc's vector expf;
-the kernel never forms an infinity, masked keys are skipped by range) against the XLA FFI headers
+the kernel never forms an infinity, masked keys are skipped by range;
+linked without -ffast-math, so loading it leaves the process's subnormal
+handling alone) against the XLA FFI headers
 that jaxlib ships, and cached under ``$LOSTMID_CACHE`` (default
 ``~/.cache/lostmid_jax``) keyed by a hash of the source, the flags, the
 compiler, jaxlib's version and this CPU. Builds are atomic (temp file +
@@ -43,7 +45,7 @@ def compiler() -> str:
 
 def flags() -> list[str]:
     """Compiler flags (-march=native: the library is built for the CPU it runs on)."""
-    out = ["-O3", "-std=c++17", "-shared", "-fPIC", "-ffast-math", "-w", f"-I{jax.ffi.include_dir()}"]
+    out = ["-O3", "-std=c++17", "-fPIC", "-ffast-math", "-w", f"-I{jax.ffi.include_dir()}"]
     if platform.machine() in ("x86_64", "AMD64"):
         out += ["-march=native", "-mprefer-vector-width=512"]
     else:
@@ -84,11 +86,14 @@ def build() -> pathlib.Path:
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
-        out = pathlib.Path(tmp) / path.name
-        cmd = [compiler(), *flags(), str(SOURCE), "-o", str(out)]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise KernelUnavailable(f"compiling {SOURCE.name} failed ({' '.join(cmd)}):\n{proc.stderr[-4000:]}")
+        obj, out = pathlib.Path(tmp) / "attention.o", pathlib.Path(tmp) / path.name
+        # Compile and link apart: -ffast-math at link time would add crtfastmath.o, whose
+        # constructor sets flush-to-zero / denormals-are-zero for the whole process.
+        for cmd in ([compiler(), *flags(), "-c", str(SOURCE), "-o", str(obj)],
+                    [compiler(), "-shared", str(obj), "-o", str(out)]):
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise KernelUnavailable(f"compiling {SOURCE.name} failed ({' '.join(cmd)}):\n{proc.stderr[-4000:]}")
         os.replace(out, path)
     return path
 
