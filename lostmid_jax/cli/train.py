@@ -37,6 +37,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--kv-format", type=str, default=None, dest="kv_format",
                    help="retrieval format: keyed (default; learnable in 100 steps) or shared (Liu et al.)")
     p.add_argument("--width", type=int, default=None, help="model width D (default 64)")
+    p.add_argument("--attn-impl", type=str, default=None, dest="attn_impl",
+                   help="attention of the trained model: auto (default; the fused CPU kernel where it builds), "
+                        "blocked or fused_cpu")
     add_run_arguments(p, "micro_training", "width 32, 6 steps, 2 seeds, one intervention")
     add_devices_argument(p)
 
@@ -46,7 +49,7 @@ def config_from_args(args):
     from ..train import SMOKE, SMOKE_EXPERIMENT, ExperimentConfig, TrainConfig
 
     fields = dict(SMOKE) if args.smoke else {}
-    for name in ("task", "steps", "chunk", "lr", "width", "kv_format"):
+    for name in ("task", "steps", "chunk", "lr", "width", "kv_format", "attn_impl"):
         if getattr(args, name) is not None:
             fields[name] = getattr(args, name)
     if args.snapshots is not None:
@@ -83,7 +86,8 @@ def run(args) -> int:
 
         figures = all_figures(records, prof, exp, tasks.boundaries(exp.base), run_dir)
     elapsed = time.perf_counter() - start
-    io.write_config(run_dir, exp, smoke=args.smoke, seconds=round(elapsed, 3), figures=[f.name for f in figures])
+    io.write_config(run_dir, exp, smoke=args.smoke, seconds=round(elapsed, 3), figures=[f.name for f in figures],
+                    attn_impl_used=exp.base.resolved_attn_impl)
     print("Verdict (micro-training, theory.md section 5):")
     for line in lines:
         print(f"  {line}")

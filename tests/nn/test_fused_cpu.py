@@ -130,6 +130,11 @@ def test_bad_inputs_raise_clear_errors():
     q, k, v, _ = inputs((1,), 8, 1, 1, 8)
     with pytest.raises(ValueError, match="float32 q"):
         fused_attention(q.astype(jnp.bfloat16), k, v, FusedSpec("causal"))
+    with pytest.raises(ValueError, match="k, v"):
+        fused_attention(q, k[..., :4], v, FusedSpec("causal"))
+    with pytest.raises(ValueError, match="head dim"):
+        big = jnp.zeros((1, 2, 1, 1, 600), jnp.float32)
+        fused_attention(big, big[:, :, :, 0], big[:, :, :, 0], FusedSpec("causal"))
     with pytest.raises(ValueError, match="mask"):
         FusedSpec.from_config(DecoderConfig(mask="document"))
     for bad in (dict(position="alibi"), dict(mask="document"), dict(attention="uniform"),

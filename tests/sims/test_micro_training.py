@@ -13,7 +13,8 @@ TINY = ["--smoke", "--no-progress", "--width", "16", "--steps", "2", "--snapshot
 
 
 @pytest.mark.parametrize("argv,name", [(["--steps", "0"], "steps"), (["--seeds", "1,1"], "seeds"),
-                                       (["--interventions", "magic"], "interventions"), (["--task", "qa"], "task")])
+                                       (["--interventions", "magic"], "interventions"), (["--task", "qa"], "task"),
+                                       (["--attn-impl", "gpu"], "attn_impl")])
 def test_bad_arguments_exit_2_naming_the_argument(argv, name, capsys, tmp_path):
     with pytest.raises(SystemExit) as exc:
         train_cli.main(argv + ["--out", str(tmp_path / "x")])
@@ -34,7 +35,8 @@ def test_tiny_run_writes_run_directory_and_resumes(tmp_path, capsys):
                  "profiles_at_steps.png", "accuracy_by_depth.png", "none/seed0/metrics.jsonl",
                  "curriculum/seed0/ckpt"):
         assert (out / name).exists(), name
-    assert json.loads((out / "config.json").read_text())["config"]["seeds"] == [0]
+    config = json.loads((out / "config.json").read_text())
+    assert config["config"]["seeds"] == [0] and config["attn_impl_used"] == "fused_cpu"
     before = (out / "snapshots.csv").read_text()
     assert train_cli.main(TINY + ["--out", str(out), "--no-figures"]) == 0  # everything restored, nothing retrained
     assert (out / "snapshots.csv").read_text() == before

@@ -17,6 +17,7 @@ import numpy as np
 
 from . import build
 
+MAX_HEAD_DIM = 512  # kMaxHeadDim in attention.cc
 MASK_CODES = {"causal": 0, "bidirectional": 1, "sliding_window": 2, "prefix_lm": 3}
 
 
@@ -46,6 +47,12 @@ def fused_attention(q, k, v, spec: FusedSpec):
     for name, x in (("q", q), ("k", k), ("v", v)):
         if x.dtype != jnp.float32:
             raise ValueError(f"fused attention needs float32 {name}, got {x.dtype}")
+    kv_shape = (*q.shape[:-2], q.shape[-1]) if q.ndim >= 4 else None
+    if kv_shape is None or k.shape != kv_shape or v.shape != kv_shape:
+        raise ValueError(f"fused attention needs q [..., L, G, R, K] and k, v [..., L, G, K]; "
+                         f"got q {q.shape}, k {k.shape}, v {v.shape}")
+    if not 1 <= q.shape[-1] <= MAX_HEAD_DIM:
+        raise ValueError(f"fused attention needs head dim K in [1, {MAX_HEAD_DIM}], got {q.shape[-1]}")
     build.load()
     return _attend(q, k, v, spec)
 
