@@ -1,14 +1,15 @@
-"""Compile, cache and register the fused CPU attention kernel (attention.cc).
+"""Compile, cache and register the fused CPU attention kernel (attention.cc, tiles.h).
 
 The shared library is built on first use with the machine's C++ compiler
-(``$CXX`` or g++, -O3 -march=native -ffast-math: glibc's vector expf;
-the kernel never forms an infinity, masked keys are skipped by range;
-linked without -ffast-math, so loading it leaves the process's subnormal
-handling alone) against the XLA FFI headers
-that jaxlib ships, and cached under ``$LOSTMID_CACHE`` (default
-``~/.cache/lostmid_jax``) keyed by a hash of the source, the flags, the
-compiler, jaxlib's version and this CPU. Builds are atomic (temp file +
-rename), so concurrent processes never load a half-written library.
+($CXX, else g++) against the XLA FFI headers that jaxlib ships. Flags:
+-O3 -march=native -ffast-math (for glibc's vector expf; the kernel never
+forms an infinity, since masked keys are skipped by range). It is compiled
+and linked in two steps so that -ffast-math never adds crtfastmath.o, which
+would set flush-to-zero for the whole process. The library is cached under
+$LOSTMID_CACHE (default ~/.cache/lostmid_jax), keyed by a hash of the
+sources, the compiler, the flags, jaxlib's version and this CPU. A build
+writes a temp file and renames it, so a concurrent process never loads a
+half-written library.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import jax
 import jaxlib
 
 SOURCE = pathlib.Path(__file__).with_name("attention.cc")
+HEADERS = (pathlib.Path(__file__).with_name("tiles.h"),)
 TARGETS = {"lostmid_attention_fwd": "LostmidAttentionForward",
            "lostmid_attention_bwd": "LostmidAttentionBackward"}
 
@@ -75,7 +77,7 @@ def cache_dir() -> pathlib.Path:
 def library_path() -> pathlib.Path:
     """Where the library for this source, compiler, jaxlib and CPU lives (built or not)."""
     cxx = compiler()
-    key = "\n".join([SOURCE.read_text(), cxx, _compiler_version(cxx), " ".join(flags()), jaxlib.__version__, _cpu_id()])
+    key = "\n".join([*(f.read_text() for f in (SOURCE, *HEADERS)), cxx, _compiler_version(cxx), " ".join(flags()), jaxlib.__version__, _cpu_id()])
     return cache_dir() / f"attention-{hashlib.sha256(key.encode()).hexdigest()[:16]}.so"
 
 

@@ -1,0 +1,123 @@
+// Vector building blocks of the fused attention kernel (attention.cc): tiles of
+// kTile contiguous keys, processed for kRows query rows at a time.
+//
+// Layouts: a row vector has K floats; "cols" is a [K, padded] matrix (one
+// column per key, zero-padded to a multiple of kTile keys); "w"/"s" rows hold
+// one value per key. [j0, j1) are always whole tiles.
+
+#ifndef LOSTMID_FUSED_CPU_TILES_H_
+#define LOSTMID_FUSED_CPU_TILES_H_
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace lostmid {
+
+constexpr int64_t kTile = 16;  // keys per score tile (one AVX-512 register)
+
+// Vectors of kTile floats (GCC/Clang vector extension: one AVX-512 register,
+// or split into narrower ones by the compiler); unaligned loads and stores.
+typedef float Vf __attribute__((vector_size(kTile * sizeof(float))));
+
+inline Vf Load(const float* p) {
+  Vf v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void Store(float* p, Vf v) { __builtin_memcpy(p, &v, sizeof v); }
+inline float Sum(Vf v) {
+  float total = 0.0f;
+  for (int64_t t = 0; t < kTile; ++t) total += v[t];
+  return total;
+}
+
+// max of s[lo..hi] (local accumulators, so the compiler vectorizes).
+inline float RowMax(const float* __restrict s, int64_t lo, int64_t hi) {
+  float m = s[lo];
+  for (int64_t j = lo + 1; j <= hi; ++j) m = std::max(m, s[j]);
+  return m;
+}
+
+// s[j] = exp(s[j] - shift) for j in [lo, hi]; returns their sum.
+inline float ExpInPlace(float* __restrict s, int64_t lo, int64_t hi, float shift) {
+  float total = 0.0f;
+  for (int64_t j = lo; j <= hi; ++j) {
+    const float e = std::exp(s[j] - shift);
+    s[j] = e;
+    total += e;
+  }
+  return total;
+}
+
+// A block of kRows query rows (consecutive (i, r) of one (batch, group) pair)
+// is processed together: each load of a key/value tile, and each update of the
+// dk/dv accumulators, serves all of them.
+constexpr int kRows = 4;
+
+// s[r][j] = a[r] . cols[:, j] for the tiles of [j0, j1); cols is [K, padded].
+template <int KD>
+inline void RowsTimesCols(const float* const* a, const float* cols, int64_t padded, int64_t kd,
+                          int64_t j0, int64_t j1, float* const* s) {
+  const int64_t K = KD > 0 ? KD : kd;
+  for (int64_t jt = j0; jt < j1; jt += kTile) {
+    Vf acc[kRows] = {};
+    for (int64_t k = 0; k < K; ++k) {
+      const Vf col = Load(cols + k * padded + jt);
+      for (int r = 0; r < kRows; ++r) acc[r] += a[r][k] * col;
+    }
+    for (int r = 0; r < kRows; ++r) Store(s[r] + jt, acc[r]);
+  }
+}
+
+// out[r][c] = sum_j w[r][j] cols[c, j] over the tiles of [j0, j1) (w zero
+// outside each row's allowed keys), four columns at a time.
+template <int KD>
+inline void ColsTimesWeights(const float* const* w, const float* cols, int64_t padded, int64_t kd,
+                             int64_t j0, int64_t j1, float* const* out) {
+  const int64_t K = KD > 0 ? KD : kd;
+  constexpr int kCols = 4;
+  int64_t c0 = 0;
+  for (; c0 + kCols <= K; c0 += kCols) {
+    Vf acc[kRows][kCols] = {};
+    for (int64_t jt = j0; jt < j1; jt += kTile) {
+      Vf wt[kRows];
+      for (int r = 0; r < kRows; ++r) wt[r] = Load(w[r] + jt);
+      for (int c = 0; c < kCols; ++c) {
+        const Vf col = Load(cols + (c0 + c) * padded + jt);
+        for (int r = 0; r < kRows; ++r) acc[r][c] += wt[r] * col;
+      }
+    }
+    for (int r = 0; r < kRows; ++r)
+      for (int c = 0; c < kCols; ++c) out[r][c0 + c] = Sum(acc[r][c]);
+  }
+  for (; c0 < K; ++c0) {
+    Vf acc[kRows] = {};
+    for (int64_t jt = j0; jt < j1; jt += kTile) {
+      const Vf col = Load(cols + c0 * padded + jt);
+      for (int r = 0; r < kRows; ++r) acc[r] += Load(w[r] + jt) * col;
+    }
+    for (int r = 0; r < kRows; ++r) out[r][c0] = Sum(acc[r]);
+  }
+}
+
+// cols[c, j] += sum_r a[r][c] w[r][j] over the tiles of [j0, j1).
+template <int KD>
+inline void AddOuter(const float* const* a, const float* const* w, int64_t padded, int64_t kd, int64_t j0,
+                     int64_t j1, float* cols) {
+  const int64_t K = KD > 0 ? KD : kd;
+  for (int64_t jt = j0; jt < j1; jt += kTile) {
+    Vf wt[kRows];
+    for (int r = 0; r < kRows; ++r) wt[r] = Load(w[r] + jt);
+    for (int64_t c = 0; c < K; ++c) {
+      float* dst = cols + c * padded + jt;
+      Vf sum = Load(dst);
+      for (int r = 0; r < kRows; ++r) sum += a[r][c] * wt[r];
+      Store(dst, sum);
+    }
+  }
+}
+
+}  // namespace lostmid
+
+#endif  // LOSTMID_FUSED_CPU_TILES_H_
