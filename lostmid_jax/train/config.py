@@ -143,14 +143,18 @@ class TrainConfig:
         steps = self.snapshot_steps
         if not isinstance(steps, tuple) or any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in steps):
             raise ValueError(f"snapshot_steps must be a tuple of ints >= 0, got {steps!r}")
-        self.model_config()  # validates width / heads / kv_heads
+        # validates width / heads / kv_heads (and attn_impl) without building the fused kernel
+        self._decoder_config("blocked" if self.attn_impl == "auto" else self.attn_impl)
 
     def model_config(self) -> DecoderConfig:
         """The decoder: the "toy" preset with this run's sizes and vocabulary."""
+        return self._decoder_config(self.resolved_attn_impl)
+
+    def _decoder_config(self, attn_impl: str) -> DecoderConfig:
         return preset("toy", width=self.width, depth=self.depth, heads=self.heads, kv_heads=self.kv_heads,
                       mlp_width=2 * self.width, vocab_size=self.vocab,
                       max_positions=max(1024, self.lm_length), remat=False,
-                      unroll_layers=self.unroll_layers, attn_impl=self.resolved_attn_impl)
+                      unroll_layers=self.unroll_layers, attn_impl=attn_impl)
 
     @property
     def resolved_attn_impl(self) -> str:

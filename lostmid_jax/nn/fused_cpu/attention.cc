@@ -264,21 +264,29 @@ void Dispatch(int64_t head_dim, const F& f) {
   }
 }
 
+// Checks the shapes, then runs body(kd, d, mask, b, g) for every (batch, group)
+// pair on the thread pool, kd a std::integral_constant holding the template head dim.
+template <typename Body>
+ffi::Error ForEachPair(ffi::ThreadPool& pool, ffi::AnyBuffer::Dimensions qdims, ffi::AnyBuffer::Dimensions kdims,
+                       int64_t kind, int64_t window, int64_t prefix, const Body& body) {
+  Geometry d;
+  MaskRule mask;
+  ffi::Error err = Describe(qdims, kdims, kind, window, prefix, &d, &mask);
+  if (err.failure()) return err;
+  Dispatch(d.head_dim, [&](auto kd) {
+    ParallelFor(pool, d.batch * d.groups, [&](int64_t t) { body(kd, d, mask, t / d.groups, t % d.groups); });
+  });
+  return ffi::Error::Success();
+}
+
 ffi::Error ForwardImpl(ffi::ThreadPool pool, ffi::Buffer<ffi::F32> q, ffi::Buffer<ffi::F32> k,
                        ffi::Buffer<ffi::F32> v, ffi::ResultBuffer<ffi::F32> o,
                        ffi::ResultBuffer<ffi::F32> lse, int64_t kind, int64_t window, int64_t prefix) {
-  Geometry d;
-  MaskRule mask;
-  ffi::Error err = Describe(q.dimensions(), k.dimensions(), kind, window, prefix, &d, &mask);
-  if (err.failure()) return err;
-  Dispatch(d.head_dim, [&](auto kd) {
-    constexpr int KD = decltype(kd)::value;
-    ParallelFor(pool, d.batch * d.groups, [&](int64_t t) {
-      ForwardPair<KD>(q.typed_data(), k.typed_data(), v.typed_data(), o->typed_data(), lse->typed_data(),
-                      d, mask, t / d.groups, t % d.groups);
-    });
-  });
-  return ffi::Error::Success();
+  return ForEachPair(pool, q.dimensions(), k.dimensions(), kind, window, prefix,
+                     [&](auto kd, const Geometry& d, const MaskRule& mask, int64_t b, int64_t g) {
+                       ForwardPair<decltype(kd)::value>(q.typed_data(), k.typed_data(), v.typed_data(),
+                                                        o->typed_data(), lse->typed_data(), d, mask, b, g);
+                     });
 }
 
 ffi::Error BackwardImpl(ffi::ThreadPool pool, ffi::Buffer<ffi::F32> q, ffi::Buffer<ffi::F32> k,
@@ -286,19 +294,13 @@ ffi::Error BackwardImpl(ffi::ThreadPool pool, ffi::Buffer<ffi::F32> q, ffi::Buff
                         ffi::Buffer<ffi::F32> d_o, ffi::ResultBuffer<ffi::F32> dq,
                         ffi::ResultBuffer<ffi::F32> dk, ffi::ResultBuffer<ffi::F32> dv, int64_t kind,
                         int64_t window, int64_t prefix, bool freeze) {
-  Geometry d;
-  MaskRule mask;
-  ffi::Error err = Describe(q.dimensions(), k.dimensions(), kind, window, prefix, &d, &mask);
-  if (err.failure()) return err;
-  Dispatch(d.head_dim, [&](auto kd) {
-    constexpr int KD = decltype(kd)::value;
-    ParallelFor(pool, d.batch * d.groups, [&](int64_t t) {
-      BackwardPair<KD>(q.typed_data(), k.typed_data(), v.typed_data(), o.typed_data(), lse.typed_data(),
-                       d_o.typed_data(), dq->typed_data(), dk->typed_data(), dv->typed_data(), d, mask,
-                       freeze, t / d.groups, t % d.groups);
-    });
-  });
-  return ffi::Error::Success();
+  return ForEachPair(pool, q.dimensions(), k.dimensions(), kind, window, prefix,
+                     [&](auto kd, const Geometry& d, const MaskRule& mask, int64_t b, int64_t g) {
+                       BackwardPair<decltype(kd)::value>(q.typed_data(), k.typed_data(), v.typed_data(),
+                                                         o.typed_data(), lse.typed_data(), d_o.typed_data(),
+                                                         dq->typed_data(), dk->typed_data(), dv->typed_data(),
+                                                         d, mask, freeze, b, g);
+                     });
 }
 
 }  // namespace
