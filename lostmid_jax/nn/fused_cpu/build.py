@@ -77,7 +77,8 @@ def cache_dir() -> pathlib.Path:
 def library_path() -> pathlib.Path:
     """Where the library for this source, compiler, jaxlib and CPU lives (built or not)."""
     cxx = compiler()
-    key = "\n".join([*(f.read_text() for f in (SOURCE, *HEADERS)), cxx, _compiler_version(cxx), " ".join(flags()), jaxlib.__version__, _cpu_id()])
+    sources = [f.read_text() for f in (SOURCE, *HEADERS)]
+    key = "\n".join([*sources, cxx, _compiler_version(cxx), " ".join(flags()), jaxlib.__version__, _cpu_id()])
     return cache_dir() / f"attention-{hashlib.sha256(key.encode()).hexdigest()[:16]}.so"
 
 
@@ -91,8 +92,8 @@ def build() -> pathlib.Path:
         obj, out = pathlib.Path(tmp) / "attention.o", pathlib.Path(tmp) / path.name
         # Compile and link apart: -ffast-math at link time would add crtfastmath.o, whose
         # constructor sets flush-to-zero / denormals-are-zero for the whole process.
-        for cmd in ([compiler(), *flags(), "-c", str(SOURCE), "-o", str(obj)],
-                    [compiler(), "-shared", str(obj), "-o", str(out)]):
+        cxx = compiler()
+        for cmd in ([cxx, *flags(), "-c", str(SOURCE), "-o", str(obj)], [cxx, "-shared", str(obj), "-o", str(out)]):
             proc = subprocess.run(cmd, capture_output=True, text=True)
             if proc.returncode != 0:
                 raise KernelUnavailable(f"compiling {SOURCE.name} failed ({' '.join(cmd)}):\n{proc.stderr[-4000:]}")
