@@ -30,15 +30,16 @@ def per_call_ms(fn, args, reps: int) -> float:
 
 
 def jax_times(args, q, k, v) -> dict[str, tuple[float, float]]:
-    from lostmid_jax.nn import DecoderConfig, fused_cpu
+    from lostmid_jax.kernels import fused_cpu
+    from lostmid_jax.nn import MaskSpec
     from lostmid_jax.nn.attention_core import CoreSpec, auto_block, blocked_attention
 
-    cfg = DecoderConfig(width=args.heads * args.head_dim, heads=args.heads, kv_heads=args.kv_heads)
+    mask = MaskSpec("causal")
     positions = jnp.arange(args.length)[None]
-    routes = {"blocked": lambda q, k, v: blocked_attention(q, k, v, positions, None,
-                                                           CoreSpec(cfg, auto_block(args.length)))}
+    core = CoreSpec(mask, alibi=False, block=auto_block(args.length))
+    routes = {"blocked": lambda q, k, v: blocked_attention(q, k, v, positions, None, core)}
     if fused_cpu.available():
-        spec = fused_cpu.FusedSpec.from_config(cfg)
+        spec = fused_cpu.FusedSpec(mask)
         routes["fused"] = lambda q, k, v: fused_cpu.fused_attention(q, k, v, spec)
     else:
         print(f"fused kernel unavailable: {fused_cpu.unavailable_reason()}")
@@ -53,7 +54,7 @@ def torch_times(args, q, k, v) -> tuple[float, float]:
     import torch
     import torch.nn.functional as F
 
-    def heads_major(x, n):  # [B, L, G, (R,) K] -> [B, n, L, K]
+    def heads_major(x, n):  # [B, L, G, (R,) Dh] -> [B, n, L, Dh]
         return torch.from_numpy(np.array(x)).reshape(args.batch, args.length, n, args.head_dim).transpose(1, 2)
 
     tq, tk, tv = heads_major(q, args.heads), heads_major(k, args.kv_heads), heads_major(v, args.kv_heads)
@@ -95,7 +96,7 @@ def main() -> None:
     except ImportError:
         print("PyTorch not installed: its column is skipped")
     base_f, base_b = times["blocked"]
-    print(f"B={args.batch} L={args.length} heads={args.heads} kv_heads={args.kv_heads} K={args.head_dim}, causal, "
+    print(f"B={args.batch} L={args.length} heads={args.heads} kv_heads={args.kv_heads} Dh={args.head_dim}, causal, "
           f"float32, {args.reps} calls each")
     for name, (f, b) in times.items():
         print(f"  {name:<11} fwd {f:6.2f} ms ({base_f / f:4.2f}x blocked)   fwd+bwd {b:6.2f} ms ({base_b / b:4.2f}x blocked)")

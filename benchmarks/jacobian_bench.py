@@ -37,7 +37,7 @@ import numpy as np
 
 
 def build(length: int, depth: int, width: int, heads: int, remat: bool):
-    """(jax Decoder, x [L, D] float32 numpy) for the benchmark architecture."""
+    """(jax Decoder, x [L, D] float32 numpy, remat) for the benchmark architecture (remat: the engine's)."""
     import jax
     from flax import nnx
 
@@ -46,10 +46,10 @@ def build(length: int, depth: int, width: int, heads: int, remat: bool):
     cfg = DecoderConfig(depth=depth, width=width, heads=heads, qkv_bias=True, out_bias=True,
                         attention="softmax", mask="causal", position="none", norm="layernorm",
                         norm_eps=1e-5, pre_norm=True, final_norm=True, mlp="gelu", mlp_bias=True,
-                        init="gpt2", init_std=0.02, param_dtype="float32", remat=remat)
+                        init="gpt2", init_std=0.02, param_dtype="float32")
     model = Decoder(cfg, rngs=nnx.Rngs(0))
     x = np.asarray(jax.random.normal(jax.random.key(1), (length, width)), np.float32)
-    return model, x
+    return model, x, remat
 
 
 def torch_stack(model):
@@ -113,18 +113,18 @@ def run_torch(model, x, methods):
     return results
 
 
-def run_ours(model, x, chunk):
+def run_ours(model, x, chunk, remat):
     import jax
 
     from lostmid_jax.analysis import influence_profile
 
-    prof, seconds = timed(lambda: influence_profile(model, x, chunk=chunk))
-    _, again = timed(lambda: influence_profile(model, x, chunk=chunk))  # compiled
+    prof, seconds = timed(lambda: influence_profile(model, x, chunk=chunk, remat=remat))
+    _, again = timed(lambda: influence_profile(model, x, chunk=chunk, remat=remat))  # compiled
     jax.clear_caches()
     return prof.norms, seconds, again
 
 
-def paired(model, x, outputs: int, rounds: int, chunk: int) -> None:
+def paired(model, x, outputs: int, rounds: int, chunk: int, remat: bool) -> None:
     """Alternate ours and each PyTorch method on the first ``outputs`` rows of the Jacobian,
     ``rounds`` times, and compare the minimum times (fairer on a shared, loaded machine).
 
@@ -136,14 +136,17 @@ def paired(model, x, outputs: int, rounds: int, chunk: int) -> None:
     import jax.numpy as jnp
     import torch
 
-    from lostmid_jax.analysis.jacobian import cotangent_sq_norms
-    from lostmid_jax.analysis.sharded import split_for_engine
+    from flax import nnx
 
-    graphdef, state, _ = split_for_engine(model, None)  # the engine's graph (attention probabilities kept)
+    from lostmid_jax.analysis import ProfileRequest
+    from lostmid_jax.analysis.jacobian import cotangent_sq_norms
+
+    graphdef, state = nnx.split(model)
+    execution = ProfileRequest(length=x.shape[0], remat=remat).execution  # the engine's: probabilities kept
     xj = jnp.asarray(x)
     cots = jnp.eye(x.shape[1], dtype=xj.dtype)[:outputs]
     ours = lambda: np.asarray(cotangent_sq_norms(graphdef, state, xj, cots, position=x.shape[0] - 1,  # noqa: E731
-                                                 split=False, chunk=min(chunk, outputs)))
+                                                 split=False, chunk=min(chunk, outputs), execution=execution))
     ours()  # compile
     forward = torch_stack(model)
     rows = lambda xt: forward(xt)[:outputs]  # noqa: E731
@@ -195,14 +198,14 @@ def main() -> None:
     args = parser.parse_args()
     length = args.length or (128 if args.quick else 1024)
     depth = 2 if args.quick else 12
-    model, x = build(length, depth, 64, 4, args.remat)
+    model, x, remat = build(length, depth, 64, 4, args.remat)
     print(f"H={depth} D=64 heads=4 L={length} float32; exact ||d y_L / d x_j||_F")
     if args.paired:
-        paired(model, x, args.paired, args.rounds, args.chunk)
+        paired(model, x, args.paired, args.rounds, args.chunk, remat)
         return
 
     print("ours (lostmid_jax.analysis.influence_profile, method='exact'):", flush=True)
-    ours, first, compiled = run_ours(model, x, args.chunk)
+    ours, first, compiled = run_ours(model, x, args.chunk, remat)
     print(f"  {'first call (compile + run)':<52} {first:8.2f} s\n  {'second call (compiled)':<52} {compiled:8.2f} s", flush=True)
 
     methods = ["torch.autograd.functional.jacobian(vectorize=False)",
@@ -214,7 +217,7 @@ def main() -> None:
 
         from lostmid_jax.analysis import influence_profile
 
-        _, jr = timed(lambda: influence_profile(model, x, method="jacrev"))
+        _, jr = timed(lambda: influence_profile(model, x, method="jacrev", remat=remat))
         print(f"  {'jax.jacrev (compile + run)':<52} {jr:8.2f} s", flush=True)
         jax.clear_caches()
     print("PyTorch:", flush=True)

@@ -32,10 +32,10 @@ def child(length: int, bound: float | None, out: str) -> None:
     from lostmid_jax.analysis.memory import in_use_bytes
     from lostmid_jax.nn import Decoder, preset
 
-    model = Decoder(preset("toy", param_dtype="float32", remat=True), rngs=nnx.Rngs(0))
+    model = Decoder(preset("toy", param_dtype="float32"), rngs=nnx.Rngs(0))
     x = jax.random.normal(jax.random.key(1), (length, model.cfg.width))
     before = in_use_bytes(jax.devices()) / 2**30
-    prof = influence_profile(model, x, max_memory_gb=bound)
+    prof = influence_profile(model, x, max_memory_gb=bound, remat=True)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     np.save(out, prof.sq_norms)
     print(json.dumps({"rss_before_gb": before, "peak_gb": peak, "chunk": prof.plan.chunk,

@@ -36,7 +36,7 @@ def run_case(name: str, length: int, mode: str, repeats: int) -> dict:
 
     from lostmid_jax.nn import Decoder, apply_fn, preset
 
-    cfg = preset(name, param_dtype="float32", remat=True)
+    cfg = preset(name, param_dtype="float32")  # the default Execution: remat on
     t0 = time.perf_counter()
     model = Decoder(cfg, rngs=nnx.Rngs(0))
     _, state, fn = apply_fn(model)

@@ -11,7 +11,7 @@ Not a test.
 The JAX step is the one `lostmid train` runs: TrainConfig defaults
 streams=2 (the batch cut into two independent sub-batches that XLA runs
 concurrently), unroll_layers=True and attn_impl="auto" (the fused C++
-attention kernel of lostmid_jax/nn/fused_cpu where it builds); --streams 1,
+attention kernel of lostmid_jax/kernels/fused_cpu where it builds); --streams 1,
 --scan and --attn-impl blocked time the alternatives.
 
 Measured (idle 2-core CPU, 40 timed steps, same run each line):
@@ -40,11 +40,11 @@ import numpy as np
 
 
 def jax_steps_per_s(args) -> float:
-    from lostmid_jax.train import TrainConfig, init_state, tasks, train_step_for
+    from lostmid_jax.train import TrainConfig, init_state, tasks, toy_model, train_step_for
 
-    cfg = TrainConfig(task="lm", depth=args.depth, width=args.width, vocab=args.vocab, lm_length=args.length,
-                      lm_batch=args.batch, chunk=args.length, steps=1000, kv_pairs=4, depth_bins=2,
-                      streams=args.streams, unroll_layers=not args.scan, attn_impl=args.attn_impl)
+    cfg = TrainConfig(task="lm", model=toy_model(depth=args.depth, width=args.width, vocab=args.vocab),
+                      lm_length=args.length, lm_batch=args.batch, doc_length=args.length, steps=1000, kv_pairs=4,
+                      needle_bins=2, streams=args.streams, unroll_layers=not args.scan, attn_impl=args.attn_impl)
     graphdef, params, opt = init_state(cfg)
     step = train_step_for(graphdef, cfg)
     batch = tasks.train_batch(cfg, 0)
@@ -138,7 +138,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for name, default in (("depth", 4), ("width", 64), ("length", 256), ("batch", 16), ("vocab", 64), ("steps", 40)):
         p.add_argument(f"--{name}", type=int, default=default)
-    from lostmid_jax.train import TrainConfig
+    from lostmid_jax.train import TrainConfig, resolve_attn_impl
 
     p.add_argument("--streams", type=int, default=TrainConfig.streams,
                    help=f"TrainConfig.streams of the JAX step (default {TrainConfig.streams})")
@@ -150,7 +150,7 @@ def main() -> None:
     t = torch_steps_per_s(args)
     print(f"H={args.depth} D={args.width} L={args.length} batch={args.batch} vocab={args.vocab}, {args.steps} timed steps; "
           f"JAX step: {'scanned' if args.scan else 'unrolled'} layers, {args.streams} stream(s), "
-          f"attention {TrainConfig(attn_impl=args.attn_impl).resolved_attn_impl}")
+          f"attention {resolve_attn_impl(TrainConfig(attn_impl=args.attn_impl))}")
     print(f"JAX {j:.2f} steps/s, PyTorch {t:.2f} steps/s, ratio JAX/PyTorch {j / t:.2f}"
           f" ({'>=' if j >= t else '<'} target 1.0)")
     if not math.isfinite(j / t):

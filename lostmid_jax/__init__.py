@@ -1,10 +1,51 @@
 """lostmid-jax: the 'lost in the middle' position bias, from first principles.
 
-Subpackages:
-    theory    exact Cesàro / residual-mixing mathematics (no model code).
-    nn        Flax NNX decoder stacks and architecture presets.
-    analysis  Jacobian influence profiles and comparison metrics.
-    parallel  meshes, work spread over devices and hosts (docs/scaling.md).
+The exact Step-0 theory (Cesàro matrices, influence rows; Chowdhury, "Lost
+in the Middle at Birth", arXiv:2603.10123) and Jacobian measurements of
+decoder stacks, side by side.
+
+Subpackages (data flows one way: theory <- analysis -> nn; train uses nn and
+analysis; experiments use everything below them):
+    theory       pure math (numpy, scipy, mpmath, python-flint): priors and
+                 their structured operators, exact influence rows in every
+                 arithmetic, continuum densities, the middle of a profile.
+                 jax only for backend="jax".
+    nn           Flax NNX decoder stacks: an architecture-only DecoderConfig,
+                 layers, presets, Hugging Face import/export; execution
+                 options are passed at call time.
+    analysis     what we measure on a model: influence profiles (request ->
+                 memory plan -> engine -> estimate), pathways, attention
+                 strength, metrics, prior_for (a model's theory prior).
+    train        synthetic tasks, optimizer steps, checkpoints, snapshots.
+    experiments  one module per experiment (depth_sweep, counterfactuals,
+                 step0, pretrained_vs_init, micro_training): a frozen config,
+                 run(cfg, run_dir) -> result, records, verdict, figures.
+    parallel     meshes, work spread over devices and hosts.
+    kernels      the fused CPU attention kernel, compiled only when a run
+                 selects it.
+    io           run directories and typed result loading.
+    plots        figures that return a matplotlib Figure and accept ax=.
+    cli          the ``lostmid`` command, a thin adapter over the experiments.
+    validation   argument checks: a ValueError naming the argument and range.
+
+Glossary of axis letters and names (used in every docstring and shape):
+    L    positions; 1-based j = 1..L in formulas (array index j - 1),
+         x = j / L in (0, 1]; the middle is x = 1/2 (theory.middle)
+    D    width of the residual stream
+    H    depth = the number of layers (blocks), and only that; layers l = 1..H
+    N    query heads          G    key/value heads
+    Dh   head dim (never K)
+    K    cotangents / probes of the Jacobian engine
+    E    ensemble items       S    seeds
+    B    batch                V    vocabulary
+    P    pathways (total, value, score)
+    chunk       only the Jacobian engine's cotangents per batched backward pass
+    doc_length  the training corpus's document length (theory.Chunks is the
+                block-diagonal prior of documents)
+    needle bins the positions of the needle in retrieval (not "depth")
+
+Importing this package (or lostmid_jax.theory / lostmid_jax.validation)
+loads no jax, flax, matplotlib or tqdm.
 """
 
 __version__ = "0.1.0"

@@ -51,28 +51,32 @@ def make_run_dir(root: str | pathlib.Path, name: str, out: str | pathlib.Path | 
     return path
 
 
-def _jsonable(value):
+def jsonable(value):
+    """A value JSON can store: dataclasses and dicts as objects, tuples as lists,
+    non-finite floats as their string ("inf", "nan"), numpy scalars as Python numbers."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {k: _jsonable(v) for k, v in dataclasses.asdict(value).items()}
+        return {k: jsonable(v) for k, v in dataclasses.asdict(value).items()}
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
+    if hasattr(value, "item") and getattr(value, "shape", None) == ():  # numpy scalars
+        return jsonable(value.item())
     return str(value)
 
 
 def write_config(run_dir: pathlib.Path, config, **extra) -> pathlib.Path:
     """Write config.json: the config dataclass, versions, git revision, extras."""
     record = {
-        "config": _jsonable(config),
+        "config": jsonable(config),
         "versions": package_versions(),
         "git_revision": git_revision(),
         "created_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-        **{k: _jsonable(v) for k, v in extra.items()},
+        **{k: jsonable(v) for k, v in extra.items()},
     }
     path = run_dir / "config.json"
     path.write_text(json.dumps(record, indent=2) + "\n")

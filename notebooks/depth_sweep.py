@@ -28,10 +28,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from lostmid_jax import theory
-from lostmid_jax.theory.sweep import SMOKE, DepthSweepConfig, sweep_records, verdict
+from lostmid_jax.experiments import depth_sweep
 
 SMOKE_RUN = os.environ.get("LOSTMID_SMOKE") == "1"
-cfg = DepthSweepConfig(**SMOKE) if SMOKE_RUN else DepthSweepConfig(depths=tuple(range(1, 65)), lengths=(2048,))
+cfg = depth_sweep.Config(**depth_sweep.SMOKE) if SMOKE_RUN else depth_sweep.Config(depths=tuple(range(1, 65)))
 L = cfg.lengths[0]
 
 # %% [markdown]
@@ -73,8 +73,9 @@ print("middle density rho_H(1/2) =", contribution.sum(), "=", theory.continuum_d
 # ## The sweep and its verdict
 
 # %%
-records = sweep_records(cfg, progress=False)
-for line in verdict(cfg, records):
+result = depth_sweep.run(cfg, progress=False)
+records = result.records
+for line in depth_sweep.verdict(result):
     print(line)
 
 # %%

@@ -30,20 +30,22 @@ import tempfile
 import matplotlib.pyplot as plt
 import numpy as np
 
+from lostmid_jax.experiments import micro_training
 from lostmid_jax.plots import training as tplots
-from lostmid_jax.train import ExperimentConfig, TrainConfig, profile_rows, run_experiment, tasks, verdict
+from lostmid_jax.train import TrainConfig, tasks, toy_model
 
 SMOKE_RUN = os.environ.get("LOSTMID_SMOKE") == "1"
 if SMOKE_RUN:
-    base = TrainConfig(steps=3, width=16, depth=1, heads=2, kv_heads=1, vocab=16, kv_pairs=4, depth_bins=2,
-                       lm_length=32, chunk=8, lm_batch=1, kv_batch=4, eval_per_bin=4,
+    base = TrainConfig(steps=3, model=toy_model(width=16, depth=1, heads=2, kv_heads=1, vocab=16), kv_pairs=4,
+                       needle_bins=2, lm_length=32, doc_length=8, lm_batch=1, kv_batch=4, eval_per_bin=4,
                        snapshot_steps=(0, 1, 3), curriculum_steps=2, warmup=1)
-    exp = ExperimentConfig(base=base, seeds=(0,), interventions=("curriculum",))
+    exp = micro_training.Config(base=base, seeds=(0,), interventions=("curriculum",))
 else:
-    exp = ExperimentConfig(base=TrainConfig(), seeds=(0, 1), interventions=("middle_loss", "curriculum"))
+    exp = micro_training.Config(seeds=(0, 1), interventions=("middle_loss", "curriculum"))
 out = pathlib.Path(tempfile.mkdtemp(prefix="training_dynamics_"))
-records, runs = run_experiment(exp, out)
-prof = profile_rows(runs)
+result = micro_training.run(exp, out, progress=False)
+records = result.records
+prof = micro_training.profile_rows(result.runs)
 
 # %% [markdown]
 # ## Profiles at the snapshot steps
@@ -51,7 +53,7 @@ prof = profile_rows(runs)
 # the middle of each document and rises at its BOS anchors.
 
 # %%
-tplots.profiles_at_steps(prof, tasks.boundaries(exp.base));
+tplots.profiles_at_steps(prof, tasks.boundaries(exp.base))
 
 # %% [markdown]
 # ## Value vs score pathway, and the relative valley
@@ -60,7 +62,7 @@ tplots.profiles_at_steps(prof, tasks.boundaries(exp.base));
 
 # %%
 tplots.pathways_vs_step(records)
-tplots.valley_vs_step(records, exp.variants);
+tplots.valley_vs_step(records, exp.variants)
 
 # %% [markdown]
 # ## The U inside each document
@@ -68,7 +70,7 @@ tplots.valley_vs_step(records, exp.variants);
 # token's influence (train/metrics.py chunk_u); > 0 is a chunk-local U.
 
 # %%
-tplots.chunk_u_vs_step(records, exp.variants);
+tplots.chunk_u_vs_step(records, exp.variants)
 
 # %% [markdown]
 # ## Where the score pathway differs from the value pathway
@@ -86,8 +88,8 @@ ax.set_xlabel("position j")
 ax.set_ylabel("score / value");
 
 # %% [markdown]
-# ## Accuracy by needle depth, and the verdict
+# ## Accuracy by needle bin, and the verdict
 
 # %%
-tplots.accuracy_by_depth(records, exp.variants, exp.base.depth_bins, tasks.chance_accuracy(exp.base))
-print("\n".join(verdict(exp, records)))
+tplots.accuracy_by_needle_bin(records, exp.variants, exp.base.needle_bins, tasks.chance_accuracy(exp.base))
+print("\n".join(micro_training.verdict(result)))

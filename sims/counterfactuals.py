@@ -7,14 +7,14 @@
 Swaps the Step-0 attention matrix (causal, bidirectional, sliding window,
 chunks, prefix-LM, sinks, ALiBi) and asks which change removes or moves the
 dead zone; writes runs/counterfactuals/<timestamp>/ with config.json,
-results.csv, table.txt, verdict.txt and two figures. The arguments are the
-fields of lostmid_jax.theory.counterfactuals.CounterfactualConfig (a frozen
-dataclass built from argv); `lostmid counterfactuals` is the same command.
+results.csv, table.txt, verdict.txt and two figures. The flags are the fields
+of lostmid_jax.experiments.counterfactuals.Config; `lostmid counterfactuals`
+is the same command.
 """
 
 import sys
 
-from lostmid_jax.cli.counterfactuals import main
+from lostmid_jax.experiments.script import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main("counterfactuals"))

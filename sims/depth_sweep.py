@@ -1,19 +1,19 @@
 """Main job: the exact Step-0 "lost in the middle" profile across depth.
 
-    python sims/depth_sweep.py            # default sweep, < 60 s
+    python sims/depth_sweep.py            # default sweep, ~10 s
     python sims/depth_sweep.py --smoke    # seconds
     python sims/depth_sweep.py --help
 
 Sweeps depth H, attention weight a (constant and power-law schedules) and
 length L plus the continuum limit; writes runs/depth_sweep/<timestamp>/ with
-config.json, results.csv, verdict.txt and four figures. The arguments are the
-fields of lostmid_jax.theory.sweep.DepthSweepConfig; `lostmid sweep` is the
-same command.
+config.json, results.csv, table.txt, verdict.txt and four figures. The flags
+are the fields of lostmid_jax.experiments.depth_sweep.Config; `lostmid sweep`
+is the same command.
 """
 
 import sys
 
-from lostmid_jax.cli.sweep import main
+from lostmid_jax.experiments.script import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main("depth_sweep"))

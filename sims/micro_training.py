@@ -5,10 +5,12 @@
     python sims/micro_training.py --out runs/mt   # re-run the same command to resume
 
 Baseline and interventions (middle-weighted loss, oversampled middle needles,
-middle-first curriculum) over shared seeds on a chunked synthetic corpus plus
-key-value retrieval; writes config.json, snapshots.csv, profiles.csv,
-verdict.txt, figures and per-run metrics.jsonl / ckpt/. `lostmid train` is the
-same command.
+middle-first curriculum) over shared seeds on a synthetic corpus of documents
+plus key-value retrieval; writes config.json, snapshots.csv, profiles.csv,
+verdict.txt, figures and per-run metrics.jsonl / ckpt/. The flags are the
+fields of lostmid_jax.experiments.micro_training.Config (its TrainConfig
+`base` and the trained model's DecoderConfig flattened); `lostmid train` is
+the same command.
 
 Measured (default, seeds 0-2, step 100; chance 1/15 = 0.067): retrieval
 accuracy baseline 0.575 +- 0.060, middle_loss 0.508 +- 0.042,
@@ -22,7 +24,7 @@ Liu et al.'s) is not learned at this size: 0.002 +- 0.001 at step 100
 
 import sys
 
-from lostmid_jax.cli.train import main
+from lostmid_jax.experiments.script import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main("micro_training", prog="micro_training"))

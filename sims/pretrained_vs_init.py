@@ -11,13 +11,14 @@ the Jacobian influence profile ||d y_L / d x_j||_F of the pretrained model and
 of a random init at the same L, compares both with theory rows (measured a_l
 and a fitted constant a), and writes runs/pretrained_vs_init/<timestamp>/ with
 config.json, metrics.csv, profiles.csv, alphas.csv, table.txt and
-profiles.png. The arguments are the fields of
-lostmid_jax.cli.compare.CompareConfig; `lostmid compare` is the same command.
+profiles.png. The flags are the fields of
+lostmid_jax.experiments.pretrained_vs_init.Config; `lostmid compare` is the
+same command.
 """
 
 import sys
 
-from lostmid_jax.cli.compare import main
+from lostmid_jax.experiments.script import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main("pretrained_vs_init", prog="pretrained_vs_init"))

@@ -1,6 +1,6 @@
 """Step 0: Jacobian influence profiles of freshly initialized decoders vs the exact theory.
 
-    python sims/step0_jacobian.py --smoke                  # seconds
+    python sims/step0_jacobian.py --smoke                  # about a minute
     python sims/step0_jacobian.py --preset toy             # exact, L = 1024, 8 seeds
     python sims/step0_jacobian.py --preset qwen2-0.5b      # randomized, L = 2048
     python sims/step0_jacobian.py                          # every preset (long)
@@ -10,9 +10,8 @@ Reproduces the paper's central Step-0 measurement (Chowdhury, arXiv:2603.10123):
 ||d y_L / d x_j||_F for toy, GPT-2 small/medium and Qwen2-0.5B replicas, RoPE
 (or learned positions) on and off, a RoPE base sweep, several seeds; compares
 with theory rows from measured a_l and a fitted a; writes
-runs/step0/<timestamp>/ (resumable with --out). The arguments are the fields
-of lostmid_jax.analysis.step0_config.Step0Config; `lostmid step0` is the same
-command.
+runs/step0/<timestamp>/ (resumable with --out). The flags are the fields of
+lostmid_jax.experiments.step0.Config; `lostmid step0` is the same command.
 
 Measured with the blocked attention backward (nn/attention_core.py) on an idle
 2-core machine: qwen2-0.5b default (2 units: RoPE on / off, L = 2048, 8 probes,
@@ -26,7 +25,7 @@ unit, peak RSS 2.9 GB.
 
 import sys
 
-from lostmid_jax.cli.step0 import main
+from lostmid_jax.experiments.script import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main("step0", prog="step0_jacobian"))

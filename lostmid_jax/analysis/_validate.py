@@ -1,29 +1,38 @@
-"""Argument checks at the analysis package's public boundary (ValueError naming the argument)."""
+"""Argument checks at the analysis package's public boundary (ValueError naming the argument).
+
+Thin wrappers over lostmid_jax.validation for the arguments every profile
+shares; the messages name the argument and its allowed range.
+"""
 
 from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
+from ..validation import check_choice, check_int, check_positive_float
+
 METHODS = ("exact", "randomized", "one-pass", "jacrev")
 
 
 def check_method(method) -> str:
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    return method
+    return check_choice("method", method, METHODS)
 
 
 def check_positive_int(name: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{name} must be an int >= 1, got {value!r}")
-    return int(value)
+    return check_int(name, value, 1)
 
 
-def check_input(x, width: int):
-    """x must be [L, D] with D the model width and L >= 1."""
+def check_input(x, width: int, *, finite: bool = False):
+    """x must be [L, D] with D the model width and L >= 1 (and, with ``finite``, no NaN or inf)."""
     shape = getattr(x, "shape", None)
     if shape is None or len(shape) != 2 or shape[0] < 1 or shape[1] != width:
         raise ValueError(f"x must have shape [L, {width}] (L >= 1), got {shape}")
+    if finite:
+        bad = ~np.isfinite(np.asarray(x))
+        if bad.any():
+            raise ValueError(f"x must be finite: {int(bad.sum())} NaN or inf entries (first at "
+                             f"{tuple(int(i) for i in np.argwhere(bad)[0])})")
     return x
 
 
@@ -38,13 +47,14 @@ def check_memory_gb(value) -> float | None:
     """None, or a finite number of GB > 0."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < value < float("inf"):
-        raise ValueError(f"max_memory_gb must be a finite number > 0 (GB) or None, got {value!r}")
-    return float(value)
+    try:
+        return check_positive_float("max_memory_gb", value)
+    except ValueError:
+        raise ValueError(f"max_memory_gb must be a finite number > 0 (GB) or None, got {value!r}") from None
 
 
-def check_remat(value) -> bool | None:
-    """None (the model's setting), True or False."""
+def check_remat(value) -> bool:
+    """None (the default, True), True or False."""
     if value is not None and not isinstance(value, bool):
-        raise ValueError(f"remat must be None (the model's cfg.remat), True or False, got {value!r}")
-    return value
+        raise ValueError(f"remat must be None (default: True), True or False, got {value!r}")
+    return True if value is None else value

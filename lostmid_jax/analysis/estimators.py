@@ -66,12 +66,24 @@ class InfluenceProfile:
 
 
 def cotangents(method: str, width: int, dtype, *, probes: int, key) -> jax.Array:
-    """[K, D] cotangent rows for ``method`` (K = D, probes or 1)."""
+    """[K, D] cotangent rows for ``method`` (K = D, probes or 1).
+
+    ``key``: a jax.random key or an int seed, required for "randomized" (ValueError naming ``key``).
+    """
     if method == "exact":
         return jnp.eye(width, dtype=dtype)
     if method == "randomized":
+        if key is None:
+            raise ValueError("key is required with method='randomized' (a jax.random key or an int seed)")
+        key = jax.random.key(key) if isinstance(key, int) and not isinstance(key, bool) else key
         return jax.random.normal(key, (probes, width), dtype)
     return jnp.ones((1, width), dtype)
+
+
+def estimates(request, s: np.ndarray, plan=None) -> list[InfluenceProfile]:
+    """One profile per pathway of ``request`` from s [K, P, L'] (see :func:`estimate`), each with ``plan``."""
+    return [dataclasses.replace(estimate(request.method, request.position, s[:, p], request.length), plan=plan)
+            for p in range(s.shape[1])]
 
 
 def estimate(method: str, position: int, per_cotangent: np.ndarray, length: int) -> InfluenceProfile:

@@ -16,13 +16,16 @@ vmap over the chunk, so each backward is one batched, matmul-heavy pass and
 memory stays O(chunk * backward memory of one cotangent).
 
 Pathway split (``split=True``): J_value is the Jacobian with the attention
-probabilities held fixed (the model's ``freeze_attention_probs``), and
+probabilities held fixed (the model's ``freeze_probs``), and
 J_score = J_total - J_value. Both use the same cotangent, and the score
 gradient is the difference of the two gradients per cotangent, so its norms
 are exact, not differences of norms. Then P = 3 rows: total, value, score.
 
-Causal masks: y_pos depends only on x[:pos + 1], so the input is truncated to
-that prefix and the later positions get exact zeros.
+Causal masks: y_pos depends only on x[:pos + 1], so the caller truncates the
+input to that prefix (ProfileRequest.prefix) and the later positions get exact
+zeros. The model runs under the Execution given at call time (the request's:
+probabilities kept, blocked attention, remat as asked); its graph is never
+rebuilt.
 """
 
 from __future__ import annotations
@@ -33,19 +36,20 @@ import jax
 import jax.numpy as jnp
 from flax import nnx
 
-PATHWAYS = ("total", "value", "score")
-_PREFIX_MASKS = ("causal", "sliding_window", "document")
+from ..nn import Execution
+
+ENGINE_EXECUTION = Execution(keep_probs=True)  # the request's default: remat, probabilities kept, blocked
 
 
-def _forward(graphdef, state, x, segment_ids, freeze: bool):
+def _forward(graphdef, state, x, segment_ids, freeze_probs: bool, execution: Execution):
     model = nnx.merge(graphdef, state)
     kwargs = {} if segment_ids is None else {"segment_ids": segment_ids}
-    return model(x, freeze_attention_probs=freeze, **kwargs)
+    return model(x, freeze_probs=freeze_probs, execution=execution, **kwargs)
 
 
-@functools.partial(jax.jit, static_argnames=("graphdef", "position", "split", "chunk"))
+@functools.partial(jax.jit, static_argnames=("graphdef", "position", "split", "chunk", "execution"))
 def cotangent_sq_norms(graphdef, state, x, cotangents, segment_ids=None, *, position: int,
-                       split: bool, chunk: int):
+                       split: bool, chunk: int, execution: Execution = ENGINE_EXECUTION):
     """Per-cotangent squared gradient norms.
 
     Args:
@@ -56,14 +60,15 @@ def cotangent_sq_norms(graphdef, state, x, cotangents, segment_ids=None, *, posi
       position: output row in [0, L).
       split: also compute the value and score pathways.
       chunk: cotangents per batched backward pass.
+      execution: how the model runs (ProfileRequest.execution).
 
     Returns:
       [K, P, L] float array (>= float32) with s[k, p, j] = ||c_k^T J^p_j||^2,
       P = 3 (total, value, score) if ``split`` else 1.
     """
 
-    def row(freeze):
-        return lambda x: _forward(graphdef, state, x, segment_ids, freeze)[position]
+    def row(freeze_probs):
+        return lambda x: _forward(graphdef, state, x, segment_ids, freeze_probs, execution)[position]
 
     _, vjp_total = jax.vjp(row(False), x)
     vjp_value = jax.vjp(row(True), x)[1] if split else None
@@ -80,15 +85,11 @@ def cotangent_sq_norms(graphdef, state, x, cotangents, segment_ids=None, *, posi
     return jax.lax.map(one, cotangents, batch_size=chunk)
 
 
-@functools.partial(jax.jit, static_argnames=("graphdef", "position", "freeze"))
-def dense_jacobian(graphdef, state, x, segment_ids=None, *, position: int, freeze: bool = False):
+@functools.partial(jax.jit, static_argnames=("graphdef", "position", "freeze_probs", "execution"))
+def dense_jacobian(graphdef, state, x, segment_ids=None, *, position: int, freeze_probs: bool = False,
+                   execution: Execution = ENGINE_EXECUTION):
     """The full block row d y_pos / d x by jax.jacrev: [D, L, D] (small cases, cross-checks)."""
-    return jax.jacrev(lambda x: _forward(graphdef, state, x, segment_ids, freeze)[position])(x)
-
-
-def prefix_length(cfg, position: int) -> int:
-    """Inputs that can reach output row ``position``: pos + 1 under causal-type masks, else L (None)."""
-    return position + 1 if cfg.mask in _PREFIX_MASKS else None
+    return jax.jacrev(lambda x: _forward(graphdef, state, x, segment_ids, freeze_probs, execution)[position])(x)
 
 
 def auto_chunk(cfg, length: int, count: int, budget_bytes: float = 2e9) -> int:

@@ -24,6 +24,7 @@ accelerators.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import math
 import os
 
@@ -34,6 +35,7 @@ from ..parallel import mesh_size
 from .jacobian import auto_chunk
 
 _GB = 2**30
+_LOG = logging.getLogger(__name__)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -135,6 +137,19 @@ def plan_memory(cfg, *, length: int, count: int, split: bool, remat: bool, weigh
     return MemoryPlan(chunk=c, cotangents=count, devices=n, remat=remat, per_cotangent_bytes=per,
                       fixed_bytes=fixed, estimate_bytes=fixed + c * per, budget_bytes=budget,
                       in_use_bytes=used, reason=reason)
+
+
+def plan_request(request, cfg, state, *, rows_split: bool = True) -> MemoryPlan:
+    """The plan of a :class:`.ProfileRequest` on the model ``cfg`` with ``state`` (logged at INFO).
+
+    L' = request.prefix(cfg), K = request.count(D), remat and mesh from the
+    request; ``rows_split`` as in :func:`plan_memory`.
+    """
+    plan = plan_memory(cfg, length=request.prefix(cfg), count=request.count(cfg.width), split=request.split,
+                       remat=request.remat, weight_bytes=block_bytes(state), mesh=request.mesh,
+                       chunk=request.chunk, max_memory_gb=request.max_memory_gb, rows_split=rows_split)
+    _LOG.info("influence profile: %s", plan)
+    return plan
 
 
 def block_bytes(state) -> int:

@@ -1,5 +1,7 @@
-"""Comparison metrics for influence profiles over positions j = 1..L.
+"""Comparison metrics for influence profiles over positions j = 1..L, and mean +- SE.
 
+Positions follow the package convention (1-based j, x_j = j / L;
+:mod:`lostmid_jax.theory.middle`, which also defines the middle x = 1/2).
 Normalization: a profile n_j >= 0 (e.g. ||d y_L / d x_j||_F, or a theory row
 w_j) becomes a distribution over x_j = j / L in (0, 1] by
 
@@ -18,6 +20,7 @@ theory row (which sums to 1) compare directly.
   log score on log |pos - L/2| over the positions with lo L <= |pos - L/2| <= hi L
   (default 0.05 <= |x - 1/2| <= 0.45), the last token (recency delta)
   excluded.
+- mean_se: mean and standard error over seeds (or any replicates).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import numpy as np
 from scipy import stats
 
 from .. import theory
+from ..validation import check_choice, check_float
 
 
 def _profile(name: str, values) -> np.ndarray:
@@ -44,9 +48,7 @@ def _pair(a, b) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-def positions(length: int) -> np.ndarray:
-    """x_j = j / L for j = 1..L: [L]."""
-    return np.arange(1, length + 1, dtype=np.float64) / length
+positions = theory.positions  # x_j = j / L for j = 1..L: [L]
 
 
 def to_distribution(profile) -> np.ndarray:
@@ -109,16 +111,17 @@ def valley_power_law(profile, *, lo: float = 0.05, hi: float = 0.45, side: str =
     delta, not part of the smooth valley), as are zero scores.
     """
     p = to_distribution(profile)
-    if not (isinstance(lo, (int, float)) and isinstance(hi, (int, float)) and 0 <= lo < hi <= 0.5):
+    lo, hi = check_float("lo", lo, 0, 0.5), check_float("hi", hi, 0, 0.5)
+    if not lo < hi:
         raise ValueError(f"lo and hi must satisfy 0 <= lo < hi <= 0.5, got lo={lo!r}, hi={hi!r}")
-    if side not in ("both", "left", "right"):
-        raise ValueError(f"side must be 'both', 'left' or 'right', got {side!r}")
+    side = check_choice("side", side, ("both", "left", "right"))
     length = p.size
     j = np.arange(1, length + 1, dtype=np.float64)
-    dist = np.abs(j - length / 2)
+    middle = theory.MIDDLE_X * length  # L/2, in positions
+    dist = theory.distance_from_middle(length)
     keep = (dist >= lo * length) & (dist <= hi * length) & (j < length) & (p > 0) & (dist > 0)
     if side != "both":
-        keep &= (j < length / 2) if side == "left" else (j > length / 2)
+        keep &= (j < middle) if side == "left" else (j > middle)
     if keep.sum() < 3:
         raise ValueError(f"the range lo={lo}, hi={hi} (side={side!r}) holds {int(keep.sum())} positions; need >= 3")
     lx, ly = np.log(dist[keep]), np.log(p[keep])
@@ -127,3 +130,15 @@ def valley_power_law(profile, *, lo: float = 0.05, hi: float = 0.45, side: str =
     ss_tot = float(np.sum((ly - ly.mean()) ** 2))
     r2 = 1.0 - float(np.sum(resid**2)) / ss_tot if ss_tot > 0 else 1.0
     return PowerLawFit(b=float(np.exp(intercept)), c=float(-slope), r2=r2, points=int(keep.sum()), lo=float(lo), hi=float(hi))
+
+
+def mean_se(values) -> tuple[float, float]:
+    """(mean, SE = sample std / sqrt(n)) of the finite values; SE is NaN for one value, both NaN for none.
+
+    >>> mean_se([1.0, 3.0, float("nan")])
+    (2.0, 1.0)
+    """
+    v = np.asarray([x for x in values if np.isfinite(x)], np.float64)
+    if v.size == 0:
+        return float("nan"), float("nan")
+    return float(v.mean()), float(v.std(ddof=1) / np.sqrt(v.size)) if v.size > 1 else float("nan")

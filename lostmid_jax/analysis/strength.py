@@ -22,12 +22,15 @@ import jax.numpy as jnp
 import numpy as np
 from flax import nnx
 
+from ..nn import Capture, Execution, Intermediates
 from . import _validate
 
+_NORMS, _PROBS = Capture(norms=True, probs=False), Capture(norms=True, probs=True)
 
-@functools.partial(jax.jit, static_argnames=("graphdef", "probs"))
-def _intermediates(graphdef, state, x, *, probs: bool):
-    return nnx.merge(graphdef, state).forward_with_intermediates(x, attention_probs=probs)[1]
+
+@functools.partial(jax.jit, static_argnames=("graphdef", "capture", "execution"))
+def _intermediates(graphdef, state, x, *, capture: Capture, execution: Execution) -> Intermediates:
+    return nnx.merge(graphdef, state).forward_with_intermediates(x, capture=capture, execution=execution)[1]
 
 
 def attention_strength(model, x) -> np.ndarray:
@@ -41,11 +44,17 @@ def attention_strength(model, x) -> np.ndarray:
       a_l = mean_i ||attn_out_i|| / (||resid_i|| + ||attn_out_i||) (0 where
       both norms are 0).
     """
+    return attention_strength_under(model, x, Execution())
+
+
+def attention_strength_under(model, x, execution: Execution) -> np.ndarray:
+    """:func:`attention_strength` with the model run under ``execution`` (e.g. the Execution it
+    is trained with: the same function, rounded as in training)."""
     x = jnp.asarray(_validate.check_input(x, model.cfg.width), model.cfg.compute_dtype)
     graphdef, state = nnx.split(model)
-    inter = _intermediates(graphdef, state, x, probs=False)
-    attn = np.asarray(inter["attn_out_norm"], np.float64)  # [H, L]
-    resid = np.asarray(inter["resid_norm"], np.float64)
+    inter = _intermediates(graphdef, state, x, capture=_NORMS, execution=execution)
+    attn = np.asarray(inter.attn_out_norm, np.float64)  # [H, L]
+    resid = np.asarray(inter.resid_norm, np.float64)
     total = attn + resid
     ratio = np.divide(attn, total, out=np.zeros_like(total), where=total > 0)
     return ratio.mean(axis=-1)
@@ -66,5 +75,5 @@ def attention_probs(model, x, layers) -> np.ndarray:
         raise ValueError(f"layers must be a non-empty list of indices in [0, {depth}), got {layers!r}")
     x = jnp.asarray(_validate.check_input(x, model.cfg.width), model.cfg.compute_dtype)
     graphdef, state = nnx.split(model)
-    probs = _intermediates(graphdef, state, x, probs=True)["attn_probs"]  # [H, N, L, L]
+    probs = _intermediates(graphdef, state, x, capture=_PROBS, execution=Execution()).attn_probs  # [H, N, L, L]
     return np.asarray(probs[np.asarray(layers)], np.float32)

@@ -1,8 +1,12 @@
 """Theory rows to compare a measured profile with: measured a_l, or a fitted constant a.
 
-Shapes: L positions, H depth.
+Shapes: L positions (1-based j, x = j/L), H depth (number of layers).
 
-    w_j = (N_H ... N_1)[L, j],  N_l = (1 - a_l) I + a_l M     (Chowdhury, arXiv:2603.10123)
+    w_j = (N_H ... N_1)[L, j],  N_l = (1 - a_l) I + a_l A     (Chowdhury, arXiv:2603.10123)
+
+with A the Step-0 attention matrix of ``prior``: the Cesàro matrix M
+(theory.Causal()) by default; ``prior_for(cfg, L)`` gives a model's own
+(sliding window, prefix-LM, documents, ALiBi).
 
 Fitted constant a: the a in (0, 1] minimizing the variance over j of
 
@@ -22,23 +26,24 @@ import numpy as np
 from scipy import optimize
 
 from .. import theory
+from ..validation import check_choice, check_int
 from . import metrics
 
 OBJECTIVES = ("log_lsq", "wasserstein")
 
 
-def theory_row(length: int, alphas) -> np.ndarray:
-    """w_j for the per-layer schedule ``alphas`` (length H): [L] float64, sums to 1."""
+def theory_row(length: int, alphas, *, prior=theory.Causal()) -> np.ndarray:
+    """w_j for the per-layer schedule ``alphas`` (length H, clipped to [0, 1]) under ``prior``: [L] float64, sums to 1."""
     alphas = tuple(float(a) for a in np.clip(np.asarray(alphas, np.float64), 0.0, 1.0))
-    return np.exp(theory.log_influence_row(length, len(alphas), alphas))
+    return np.exp(theory.log_influence_row(length, len(alphas), alphas, prior=prior))
 
 
-def _loss(norms: np.ndarray, depth: int, objective: str):
+def _loss(norms: np.ndarray, depth: int, objective: str, prior):
     keep = norms > 0
     log_n = np.log(norms[keep])
 
     def loss(a: float) -> float:
-        log_w = theory.log_influence_row(norms.size, depth, float(a))
+        log_w = theory.log_influence_row(norms.size, depth, float(a), prior=prior)
         if objective == "wasserstein":
             return metrics.wasserstein(norms, np.exp(log_w))
         d = log_n - log_w[keep]
@@ -47,22 +52,22 @@ def _loss(norms: np.ndarray, depth: int, objective: str):
     return loss
 
 
-def fit_constant_alpha(norms, depth: int, *, objective: str = "log_lsq") -> float:
+def fit_constant_alpha(norms, depth: int, *, objective: str = "log_lsq", prior=theory.Causal()) -> float:
     """The constant a in (0, 1] whose theory row best matches ``norms`` [L].
 
     Args:
       norms: [L] measured profile (>= 0, at least two positive entries).
       depth: H, the number of attention blocks.
       objective: "log_lsq" (default) or "wasserstein" (see module docstring).
+      prior: the Step-0 attention prior of the rows (validated for L).
     """
     norms = np.asarray(norms, np.float64)
     if norms.ndim != 1 or np.sum(norms > 0) < 2 or not np.all(np.isfinite(norms)) or np.any(norms < 0):
         raise ValueError("norms must be a 1-D finite array >= 0 with at least two positive entries")
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
-        raise ValueError(f"depth must be an int >= 1, got {depth!r}")
-    if objective not in OBJECTIVES:
-        raise ValueError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
-    loss = _loss(norms, int(depth), objective)
+    depth = check_int("depth", depth, 1)
+    objective = check_choice("objective", objective, OBJECTIVES)
+    prior = theory.check_prior(prior, norms.size)
+    loss = _loss(norms, depth, objective, prior)
     grid = np.linspace(0.005, 1.0, 200)
     values = np.array([loss(a) for a in grid])
     i = int(np.argmin(values))

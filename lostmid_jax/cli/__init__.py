@@ -1,8 +1,14 @@
-"""The ``lostmid`` command: one subcommand per module in this package.
+"""The ``lostmid`` command: one thin adapter over the experiments' configs.
 
-Each subcommand module defines ``register(subparsers)``, which adds its parser
-and sets ``func`` to a handler taking the parsed arguments and returning an
-exit code.
+    lostmid --help | --version
+    lostmid theory ...           the exact profile summary for one (L, H, a)   (cli/theory.py)
+    lostmid sweep|counterfactuals|step0|compare|train [flags]                  (lostmid_jax.experiments)
+    lostmid rerun RUN_DIR [--set key=value ...]
+
+Each experiment subcommand's flags are generated from its config dataclass
+(:mod:`lostmid_jax.experiments.arguments`). Nothing heavy is imported until a
+subcommand runs: only that subcommand's config module is loaded to build its
+parser, so ``lostmid --help`` and ``lostmid SUB --help`` answer at once.
 """
 
 from __future__ import annotations
@@ -10,33 +16,74 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import compare as _compare
-from . import counterfactuals as _counterfactuals
-from . import step0 as _step0
-from . import sweep as _sweep
-from . import theory as _theory
-from . import train as _train
-
-_SUBCOMMANDS = [_theory, _sweep, _counterfactuals, _step0, _compare, _train]
+_THEORY_HELP = "print the exact Step-0 influence profile summary for one (L, H, a)"
+_RERUN_HELP = "run an earlier run's config.json again (optionally with fields replaced)"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _commands() -> dict[str, tuple[str, str]]:
+    """{subcommand: (kind, help)}; kind is "theory", "rerun" or an experiment module name."""
+    from ..experiments import EXPERIMENTS
+
+    commands = {"theory": ("theory", _THEORY_HELP)}
+    commands.update({command: (module, text) for module, (command, text) in EXPERIMENTS.items()})
+    commands["rerun"] = ("rerun", _RERUN_HELP)
+    return commands
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return f"lostmid-jax {__version__}"
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; only ``command``'s sub-parser gets its full flags (the others: name and help)."""
     parser = argparse.ArgumentParser(
-        prog="lostmid",
-        description="Exact theory and measurement of the lost-in-the-middle position bias.",
-    )
+        prog="lostmid", description="Exact theory and measurement of the lost-in-the-middle position bias.")
+    parser.add_argument("--version", action="version", version=_version())
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in _SUBCOMMANDS:
-        module.register(subparsers)
+    for name, (kind, text) in _commands().items():
+        sub = subparsers.add_parser(name, help=text, description=text)
+        if name != command:
+            continue
+        if kind == "theory":
+            from . import theory
+
+            theory.add_arguments(sub)
+        elif kind == "rerun":
+            from ..experiments.script import add_rerun_arguments
+
+            add_rerun_arguments(sub)
+        else:
+            from ..experiments.script import build_parser as experiment_parser
+
+            _, flags = experiment_parser(kind, parser=sub)
+            sub.set_defaults(_flags=flags)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``lostmid`` console script."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    commands = _commands()
+    parser = build_parser(command if command in commands else None)
     args = parser.parse_args(argv)
+    kind = commands[args.command][0]
     try:
-        return int(args.func(args) or 0)
+        if kind == "theory":
+            from . import theory
+
+            return int(theory.run(args) or 0)
+        from ..experiments import script
+
+        if kind == "rerun":
+            return script.rerun(args)
+        from ..experiments import load
+
+        exp = load(kind)
+        cfg = script.config_from_args(exp, args, args._flags)
+        return script.launch(exp, cfg, args)
     except ValueError as err:
         parser.exit(2, f"lostmid {args.command}: error: {err}\n")
 

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from .. import theory
-from .args import float_list
+from ..experiments.arguments import float_list
 
 
 def _alpha(text: str):
@@ -18,13 +15,10 @@ def _alpha(text: str):
     return values[0] if len(values) == 1 else list(values)
 
 
-def register(subparsers) -> None:
-    p = subparsers.add_parser(
-        "theory",
-        help="print the exact Step-0 influence profile summary for one (L, H, a)",
-        description="Exact last-row influence of N_H...N_1, N = (1-a)I + aM (Cesàro M), "
-        "summarized as recency weight, primacy mass, middle density, valley and peak-to-trough.",
-    )
+def add_arguments(p) -> None:
+    """The flags of ``lostmid theory``."""
+    p.description = ("Exact last-row influence of N_H...N_1, N = (1-a)I + aM (Cesàro M), "
+                     "summarized as recency weight, primacy mass, middle density, valley and peak-to-trough.")
     p.add_argument("--length", type=int, default=2048, help="L, number of positions (>= 1)")
     p.add_argument("--depth", type=int, default=24, help="H, number of blocks (>= 0)")
     p.add_argument("--alpha", type=str, default="0.5", help="a in [0, 1], or H comma-separated values")
@@ -36,10 +30,13 @@ def register(subparsers) -> None:
     )
     p.add_argument("--dps", type=int, default=50, help="digits for mpmath / arb")
     p.add_argument("--band", type=float, default=0.1, help="primacy / late band width in x")
-    p.set_defaults(func=run)
 
 
-def _log_row(args, alpha) -> np.ndarray:
+def _log_row(args, alpha):
+    import numpy as np
+
+    from .. import theory
+
     if args.backend == "log":
         return theory.log_influence_row(args.length, args.depth, alpha)
     row = theory.influence_row(args.length, args.depth, alpha, backend=args.backend, dps=args.dps)
@@ -58,6 +55,10 @@ def _log_row(args, alpha) -> np.ndarray:
 
 
 def run(args) -> int:
+    from .. import theory
+    from ..validation import check_int
+
+    check_int("--dps", args.dps, 5)
     alpha = _alpha(args.alpha)
     log_row = _log_row(args, alpha)
     discrete = theory.summarize_log_row(log_row, band=args.band)

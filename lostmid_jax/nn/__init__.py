@@ -1,26 +1,76 @@
-"""Flax NNX decoder stacks and architecture presets.
+"""Flax NNX decoder stacks, architecture presets and Hugging Face import/export.
 
-    cfg = preset("qwen2-0.5b", depth=4)
+Shapes: L positions, D width, H depth (layers), N query heads, G kv heads, Dh head dim.
+
+    cfg = preset("qwen2-0.5b", depth=4)              # DecoderConfig: architecture only
     model = Decoder(cfg, rngs=nnx.Rngs(0))
     y = model(x)                                     # x: [L, D] or [B, L, D]
-    y, inter = forward_with_intermediates(model, x)  # per-layer norms, probs
+    y = model(x, execution=Execution(remat=False))   # how it runs: chosen per call
+    y = model(x, freeze_probs=True)                  # value pathway: probabilities held fixed
+    y, inter = forward_with_intermediates(model, x, capture=Capture(probs=True))  # inter.resid_norm [H, L]
     graphdef, state, fn = apply_fn(model)            # fn(state, x) -> y
+    mask = MaskSpec.from_config(cfg)                 # the mask rule shared by every attention route
+
+The fused C++ attention kernel lives in lostmid_jax.kernels.fused_cpu and is
+imported and compiled only by a call with Execution(attn_impl="fused_cpu").
 """
 
-from .attention import Attention
-from .block import Block
-from .config import DecoderConfig
-from .decoder import Decoder
-from .functional import apply_fn, forward_with_intermediates, init_ensemble, param_count
-from .masks import allowed_mask
-from .positions import alibi_bias, alibi_slopes, rope
-from .presets import PRESETS, preset
+from __future__ import annotations
+
+from .._lazy import lazy_exports
+
+_EXPORTS = {
+    "Attention": ".attention",
+    "Block": ".block",
+    "Capture": ".capture",
+    "Intermediates": ".capture",
+    "DecoderConfig": ".config",
+    "Decoder": ".decoder",
+    "ATTN_IMPLS": ".execution",
+    "Execution": ".execution",
+    "fused_cpu_problems": ".execution",
+    "apply_fn": ".functional",
+    "forward_with_intermediates": ".functional",
+    "init_ensemble": ".functional",
+    "param_count": ".functional",
+    "MASK_KINDS": ".mask_spec",
+    "MaskSpec": ".mask_spec",
+    "allowed_mask": ".masks",
+    "alibi_bias": ".positions",
+    "alibi_slopes": ".positions",
+    "rope": ".positions",
+    "PRESETS": ".presets",
+    "preset": ".presets",
+    "load_hf": ".hf",
+    "save_hf": ".hf",
+}
+_SUBMODULES = ()
 
 __all__ = [
-    "Attention", "Block", "Decoder", "DecoderConfig", "PRESETS", "alibi_bias",
-    "alibi_slopes", "allowed_mask", "apply_fn", "forward_with_intermediates",
-    "init_ensemble", "param_count", "preset", "rope",
+    "ATTN_IMPLS",
+    "Attention",
+    "Block",
+    "Capture",
+    "Decoder",
+    "DecoderConfig",
+    "Execution",
+    "Intermediates",
+    "MASK_KINDS",
+    "MaskSpec",
+    "PRESETS",
+    "alibi_bias",
+    "alibi_slopes",
+    "allowed_mask",
+    "apply_fn",
+    "forward_with_intermediates",
+    "fused_cpu_problems",
+    "init_ensemble",
+    "load_hf",
+    "param_count",
+    "preset",
+    "rope",
+    "save_hf",
 ]
-from .hf import load_hf, save_hf  # noqa: E402  (Hugging Face checkpoints)
 
-__all__ += ["load_hf", "save_hf"]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, _SUBMODULES)

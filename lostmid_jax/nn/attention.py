@@ -1,14 +1,15 @@
 """Multi-head / grouped-query self-attention with softmax or uniform weights.
 
 Shapes: B batch, L positions, D width, N query heads, G key/value heads
-(N = G R), K head dim.
+(N = G R), Dh head dim.
 
     o_i = W_o concat_h( sum_j A^h_ij v^h_j ),   v^h_j = W_v^h x_j
 
-softmax:       A^h = softmax_j(q_i . k_j / sqrt(K) + bias_ij)   over allowed j
+softmax:       A^h = softmax_j(q_i . k_j / sqrt(Dh) + bias_ij)   over allowed j
                (in query blocks with a hand-written backward, attention_core,
-               or the fused C++ kernel of fused_cpu with attn_impl="fused_cpu";
-               the dense L x L route when the probabilities are requested)
+               or the fused C++ kernel of kernels/fused_cpu with
+               Execution(attn_impl="fused_cpu"); the dense L x L route when the
+               probabilities are requested)
 uniform:       A_ij = 1 / #{allowed j}  (Step-0 limit; q/k exist but are unused)
 linear-value:  the same uniform A with no q/k parameters at all.
 """
@@ -21,8 +22,9 @@ from flax import nnx
 
 from .attention_core import CoreSpec, auto_block, blocked_attention
 from .config import DecoderConfig
-from .fused_cpu import FusedSpec, fused_attention
+from .execution import DEFAULT_EXECUTION, Execution
 from .init import linear
+from .mask_spec import MaskSpec
 from .masks import allowed_mask
 from .positions import alibi_bias, rope
 
@@ -32,6 +34,7 @@ class Attention(nnx.Module):
 
     def __init__(self, cfg: DecoderConfig, *, rngs: nnx.Rngs):
         self.cfg = cfg
+        self.mask = MaskSpec.from_config(cfg)
         n, g, k, d = cfg.heads, cfg.resolved_kv_heads, cfg.resolved_head_dim, cfg.width
         if cfg.attention == "linear-value":
             self.q = self.k = None
@@ -42,7 +45,8 @@ class Attention(nnx.Module):
         self.o = linear(cfg, n * k, d, bias=cfg.out_bias, rngs=rngs, residual_out=True)
 
     def __call__(self, x: jax.Array, *, positions: jax.Array, segment_ids: jax.Array | None = None,
-                 freeze_probs: bool = False, need_probs: bool = True) -> tuple[jax.Array, jax.Array | None]:
+                 freeze_probs: bool = False, need_probs: bool = True,
+                 execution: Execution = DEFAULT_EXECUTION) -> tuple[jax.Array, jax.Array | None]:
         """Attend.
 
         Args:
@@ -52,7 +56,8 @@ class Attention(nnx.Module):
           freeze_probs: stop gradients through the attention probabilities
             (value pathway only).
           need_probs: return the [B, N, L, L] probabilities; without them
-            softmax attention takes the blocked route (attention_core).
+            softmax attention takes the route of ``execution.attn_impl``.
+          execution: attention route, query block and kept probabilities.
 
         Returns:
           (out [B, L, D], probs [B, N, L, L] or None).
@@ -64,16 +69,19 @@ class Attention(nnx.Module):
         if cfg.attention == "softmax" and not need_probs:
             q, kk = self._queries_keys(x, positions)
             v = self.v(x).reshape(b, length, g, k)
-            if cfg.attn_impl == "fused_cpu":
+            if execution.attn_impl == "fused_cpu":
                 if segment_ids is not None:
                     raise ValueError("attn_impl='fused_cpu' takes no segment_ids (use attn_impl='blocked')")
-                out = fused_attention(q, kk, v, FusedSpec.from_config(cfg, freeze_probs))
+                from ..kernels.fused_cpu import FusedSpec, fused_attention  # compiled on first use
+
+                out = fused_attention(q, kk, v, FusedSpec(self.mask, freeze_probs))
             else:
-                spec = CoreSpec(cfg, cfg.attn_block or auto_block(length), freeze_probs, cfg.attn_keep_probs)
+                spec = CoreSpec(self.mask, cfg.position == "alibi", execution.attn_block or auto_block(length),
+                                freeze_probs, execution.keep_probs)
                 out = blocked_attention(q, kk, v, positions, segment_ids, spec)
             return self.o(out.reshape(b, length, n * k)), None
-        allowed = allowed_mask(cfg, length, segment_ids)[:, None]  # [B|1, 1, L, L]
-        v = self.v(x).reshape(b, length, g, k)  # [B, L, G, K]
+        allowed = allowed_mask(self.mask, length, segment_ids)[:, None]  # [B|1, 1, L, L]
+        v = self.v(x).reshape(b, length, g, k)  # [B, L, G, Dh]
         if cfg.attention == "softmax":
             probs = self._softmax_probs(x, positions, allowed)  # [B, N, L, L]
             if freeze_probs:
@@ -92,7 +100,7 @@ class Attention(nnx.Module):
         return self.o(out.reshape(b, length, n * k)), probs
 
     def _queries_keys(self, x, positions):
-        """(q [B, L, G, R, K], k [B, L, G, K]) with RoPE applied."""
+        """(q [B, L, G, R, Dh], k [B, L, G, Dh]) with RoPE applied."""
         cfg = self.cfg
         b, length, _ = x.shape
         n, g, k = cfg.heads, cfg.resolved_kv_heads, cfg.resolved_head_dim

@@ -1,15 +1,15 @@
 """Softmax attention computed in query blocks, with a hand-written backward pass.
 
 Shapes: B batch, L positions, G key/value heads, R query heads per group
-(N = G R), K head dim, T query block, [k0, k1) the keys a block can see.
+(N = G R), Dh head dim, T query block, [k0, k1) the keys a block can see.
 
 For query block [q0, q1) (rows (r, i) of group g stacked as R T rows), with
-the queries pre-scaled, Qs = Q / sqrt(K):
+the queries pre-scaled, Qs = Q / sqrt(Dh):
 
     S = Qs_blk K[k0:k1]^T + bias,   m = rowmax(S),   E = exp(S - m)
     O_blk = (E V[k0:k1]) / rowsum(E),   lse = m + log rowsum(E)
 
-Blocks skip the keys no query in them may see (``masks.key_range``): under a
+Blocks skip the keys no query in them may see (``MaskSpec.key_range``): under a
 causal mask the work is ~(1 + 1/nb) / 2 of the dense L x L computation (nb
 blocks). A mask fixed at trace time (no segment ids, no ALiBi) enters as a
 numpy constant bias. Qs, K, V, O and the row log-sum-exps (or, with
@@ -18,9 +18,9 @@ P = exp(S - lse) and uses the identity sum_j P_ij dP_ij = dO_i . O_i (both as
 in FlashAttention, Dao et al. 2022):
 
     dP = dO V^T,   dS' = P (dP - rowsum(dO O))
-    dQ = dS' K / sqrt(K),     dK = dS'^T Qs,     dV = P^T dO
+    dQ = dS' K / sqrt(Dh),    dK = dS'^T Qs,     dV = P^T dO
 
-With ``freeze`` the probabilities are constants (value pathway): dQ = dK = 0.
+With ``freeze_probs`` the probabilities are constants (value pathway): dQ = dK = 0.
 Scores, probabilities and the backward run in >= float32.
 """
 
@@ -34,7 +34,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .masks import allowed_block, key_range, static_allowed_block
+from .mask_spec import MaskSpec
+from .masks import allowed_block, static_allowed_block
 from .positions import alibi_bias
 
 MIN_BLOCK = 64
@@ -51,17 +52,19 @@ class CoreSpec:
     """Static description of the attention pattern (hashable: a jit/custom_vjp constant).
 
     Attributes:
-      mask_cfg: the DecoderConfig (uses mask, window, prefix, position).
+      mask: the mask topology.
+      alibi: add the ALiBi score bias (position "alibi").
       block: query block T >= 1.
-      freeze: hold the probabilities fixed in the backward pass.
+      freeze_probs: hold the probabilities fixed in the backward pass.
       keep_probs: keep P for the backward pass (O(N L^2) memory) instead of
         recomputing it from the row log-sum-exps (O(N L)); faster when one
         forward serves many backward passes (Jacobians), slower for training.
     """
 
-    mask_cfg: object
+    mask: MaskSpec
+    alibi: bool
     block: int
-    freeze: bool = False
+    freeze_probs: bool = False
     keep_probs: bool = False
 
     def blocks(self, length: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
@@ -69,7 +72,7 @@ class CoreSpec:
         out = []
         for q0 in range(0, length, self.block):
             q = (q0, min(q0 + self.block, length))
-            out.append((q, key_range(self.mask_cfg, q, length)))
+            out.append((q, self.mask.key_range(q, length)))
         return out
 
 
@@ -77,14 +80,14 @@ def blocked_attention(q, k, v, positions, segment_ids, spec: CoreSpec):
     """Softmax attention output.
 
     Args:
-      q: [B, L, G, R, K] queries (RoPE already applied).
-      k, v: [B, L, G, K] keys and values.
+      q: [B, L, G, R, Dh] queries (RoPE already applied).
+      k, v: [B, L, G, Dh] keys and values.
       positions: [B, L] positions (ALiBi).
       segment_ids: [B, L] segment ids, or None.
       spec: CoreSpec.
 
     Returns:
-      [B, L, G, R, K] in q's dtype.
+      [B, L, G, R, Dh] in q's dtype.
     """
     return _attend(q, k, v, positions, segment_ids, spec)
 
@@ -94,12 +97,12 @@ def _heads_major(x):  # [B, L, G, ...] -> [B, G, L, ...]
 
 
 def _rows(x, q0, q1):
-    """[B, G, R, L, K] -> rows of block [q0, q1) as [B, G, R T, K]."""
+    """[B, G, R, L, Dh] -> rows of block [q0, q1) as [B, G, R T, Dh]."""
     b, g, r, _, kd = x.shape
     return x[:, :, :, q0:q1].reshape(b, g, r * (q1 - q0), kd)
 
 
-def _block_bias(spec, r, positions, segment_ids, qr, kr, sdt):
+def _block_bias(spec, g, r, positions, segment_ids, qr, kr, sdt):
     """Additive score bias of one block (0 allowed, -inf not; plus ALiBi),
     broadcastable to [B, G, R T, Lk].
 
@@ -107,15 +110,13 @@ def _block_bias(spec, r, positions, segment_ids, qr, kr, sdt):
     constant [R T, Lk] (the T-row mask tiled over the R heads), which XLA
     fuses as a plain add (a mask built from iota inside the fusion is ~2x slower).
     """
-    cfg = spec.mask_cfg
     (q0, q1), (k0, k1) = qr, kr
-    if segment_ids is None and cfg.position != "alibi":
-        allowed = static_allowed_block(cfg, qr, kr)  # [T, Lk]
+    if segment_ids is None and not spec.alibi:
+        allowed = static_allowed_block(spec.mask, qr, kr)  # [T, Lk]
         return jnp.asarray(np.tile(np.where(allowed, 0.0, -np.inf), (r, 1)), sdt)
-    allowed = allowed_block(cfg, qr, kr, segment_ids)[:, None, None]  # [B|1, 1, 1, T, Lk]
+    allowed = allowed_block(spec.mask, qr, kr, segment_ids)[:, None, None]  # [B|1, 1, 1, T, Lk]
     bias = jnp.where(allowed, 0.0, -jnp.inf).astype(sdt)
-    if cfg.position == "alibi":
-        g = cfg.resolved_kv_heads
+    if spec.alibi:
         alibi = alibi_bias(g * r, positions[:, q0:q1], sdt, positions[:, k0:k1])
         bias = bias + alibi.reshape(-1, g, r, q1 - q0, k1 - k0)
     bias = jnp.broadcast_to(bias, (*bias.shape[:2], r, q1 - q0, k1 - k0))
@@ -125,13 +126,13 @@ def _block_bias(spec, r, positions, segment_ids, qr, kr, sdt):
 def _block_scores(spec, q_rows, kh, positions, segment_ids, qr, kr):
     """S = Qs_blk K[k0:k1]^T + bias: [B, G, R T, k1 - k0] (-inf where not allowed)."""
     k0, k1 = kr
-    r = q_rows.shape[2] // (qr[1] - qr[0])
+    g, r = q_rows.shape[1], q_rows.shape[2] // (qr[1] - qr[0])
     scores = jnp.einsum("bgqk,bgmk->bgqm", q_rows, kh[:, :, k0:k1], precision="highest")
-    return scores + _block_bias(spec, r, positions, segment_ids, qr, kr, q_rows.dtype)
+    return scores + _block_bias(spec, g, r, positions, segment_ids, qr, kr, q_rows.dtype)
 
 
 def _scaled_queries(q, sdt):
-    """[B, L, G, R, K] -> [B, G, R, L, K] in >= float32, times 1 / sqrt(K)."""
+    """[B, L, G, R, Dh] -> [B, G, R, L, Dh] in >= float32, times 1 / sqrt(Dh)."""
     return jnp.moveaxis(q, 1, 3).astype(sdt) / jnp.sqrt(jnp.asarray(q.shape[-1], sdt))
 
 
@@ -140,12 +141,12 @@ def _forward(q, k, v, positions, segment_ids, spec):
     either P [B, G, R T, Lk] (``keep_probs``) or the log-sum-exp [B, G, R T, 1]).
 
     Per block: S = Qs K^T + bias, m = rowmax(S), E = exp(S - m), l = rowsum(E),
-    O = (E V) / l and lse = m + log l (normalizing the [R T, K] output, not E).
+    O = (E V) / l and lse = m + log l (normalizing the [R T, Dh] output, not E).
     """
     b, length, g, r, kd = q.shape
     sdt = jnp.promote_types(q.dtype, jnp.float32)
-    qs = _scaled_queries(q, sdt)  # [B, G, R, L, K]
-    kh, vh = _heads_major(k).astype(sdt), _heads_major(v).astype(sdt)  # [B, G, L, K]
+    qs = _scaled_queries(q, sdt)  # [B, G, R, L, Dh]
+    kh, vh = _heads_major(k).astype(sdt), _heads_major(v).astype(sdt)  # [B, G, L, Dh]
     outs, saved = [], []
     for qr, (k0, k1) in spec.blocks(length):
         scores = _block_scores(spec, _rows(qs, *qr), kh, positions, segment_ids, qr, (k0, k1))
@@ -155,7 +156,7 @@ def _forward(q, k, v, positions, segment_ids, spec):
         o = jnp.einsum("bgqm,bgmk->bgqk", e, vh[:, :, k0:k1], precision="highest") / l_sum
         saved.append(e / l_sum if spec.keep_probs else m + jnp.log(l_sum))
         outs.append(o.reshape(b, g, r, qr[1] - qr[0], kd))
-    oh = jnp.concatenate(outs, axis=3)  # [B, G, R, L, K]
+    oh = jnp.concatenate(outs, axis=3)  # [B, G, R, L, Dh]
     return jnp.moveaxis(oh, 3, 1).astype(q.dtype), (qs, kh, vh, oh, saved)
 
 
@@ -172,24 +173,24 @@ def _attend_fwd(q, k, v, positions, segment_ids, spec):
 def _attend_bwd(spec, saved, d_out):
     """Without ``keep_probs`` P = exp(Qs K^T + bias - lse) is recomputed from the saved log-sum-exp.
 
-    With scaled queries Qs = Q / sqrt(K):
+    With scaled queries Qs = Q / sqrt(Dh):
         dV += P^T dO,   dP = dO V^T,   dS' = P (dP - rowsum(dO O)),
-        dQ = dS' K / sqrt(K),   dK += dS'^T Qs.
+        dQ = dS' K / sqrt(Dh),   dK += dS'^T Qs.
     """
     (qs, kh, vh, oh, blocks), positions, segment_ids = saved
     q_dtype = d_out.dtype  # the output has the dtype of q (and k, v: the compute dtype)
     b, g, r, length, kd = qs.shape
     sdt = oh.dtype
-    doh = jnp.moveaxis(d_out, 1, 3).astype(sdt)  # [B, G, R, L, K]
+    doh = jnp.moveaxis(d_out, 1, 3).astype(sdt)  # [B, G, R, L, Dh]
     dq, dk, dv = [], jnp.zeros(kh.shape, sdt), jnp.zeros(vh.shape, sdt)
     for ((q0, q1), (k0, k1)), saved_block in zip(spec.blocks(length), blocks):
-        q_rows, do = _rows(qs, q0, q1), _rows(doh, q0, q1)  # [B, G, R T, K]
+        q_rows, do = _rows(qs, q0, q1), _rows(doh, q0, q1)  # [B, G, R T, Dh]
         if spec.keep_probs:
             p = saved_block
         else:
             p = jnp.exp(_block_scores(spec, q_rows, kh, positions, segment_ids, (q0, q1), (k0, k1)) - saved_block)
         dv = dv.at[:, :, k0:k1].add(jnp.einsum("bgqm,bgqk->bgmk", p, do, precision="highest"))
-        if spec.freeze:
+        if spec.freeze_probs:
             continue
         dp = jnp.einsum("bgqk,bgmk->bgqm", do, vh[:, :, k0:k1], precision="highest")
         delta = jnp.sum(do * _rows(oh, q0, q1), axis=-1, keepdims=True)
@@ -197,7 +198,7 @@ def _attend_bwd(spec, saved, d_out):
         dk = dk.at[:, :, k0:k1].add(jnp.einsum("bgqm,bgqk->bgmk", ds, q_rows, precision="highest"))
         dq.append(jnp.einsum("bgqm,bgmk->bgqk", ds, kh[:, :, k0:k1],
                              precision="highest").reshape(b, g, r, q1 - q0, kd))
-    if spec.freeze:
+    if spec.freeze_probs:
         d_q = jnp.zeros(qs.shape, q_dtype)
     else:
         d_q = jnp.concatenate(dq, axis=3) / jnp.sqrt(jnp.asarray(kd, sdt))

@@ -17,7 +17,9 @@ import jax.numpy as jnp
 from flax import nnx
 
 from .attention import Attention
+from .capture import Capture, Intermediates
 from .config import DecoderConfig
+from .execution import DEFAULT_EXECUTION, Execution
 from .mlp import MLP
 from .norms import make_norm
 
@@ -37,7 +39,8 @@ class Block(nnx.Module):
 
     def __call__(self, x: jax.Array, *, mix: jax.Array | None, positions: jax.Array,
                  segment_ids: jax.Array | None = None, freeze_probs: bool = False,
-                 collect: bool = False, collect_probs: bool = False):
+                 capture: Capture | None = None,
+                 execution: Execution = DEFAULT_EXECUTION) -> tuple[jax.Array, Intermediates]:
         """Apply the block.
 
         Args:
@@ -46,38 +49,40 @@ class Block(nnx.Module):
           positions: [B, L] positions (RoPE / ALiBi).
           segment_ids: optional [B, L] segment ids.
           freeze_probs: stop gradients through the attention probabilities.
-          collect: return per-token norms (see below).
-          collect_probs: also return the attention probabilities.
+          capture: what to record (None: nothing).
+          execution: how attention runs.
 
         Returns:
-          (x_out [B, L, D], intermediates dict): when ``collect``,
-          "resid_norm" ||x_i|| at the block input, "attn_out_norm"
-          ||Attn(norm1(x))_i|| (the branch before mixing), "mlp_out_norm"
-          ||MLP(norm2(x))_i|| (if there is an MLP), all [B, L]; and with
-          ``collect_probs`` "attn_probs" [B, N, L, L].
+          (x_out [B, L, D], Intermediates of this layer): with ``capture.norms``
+          resid_norm ||x_i|| at the block input, attn_out_norm
+          ||Attn(norm1(x))_i|| (the branch before mixing), mlp_out_norm
+          ||MLP(norm2(x))_i|| (if there is an MLP), all [B, L]; with
+          ``capture.probs`` attn_probs [B, N, L, L].
         """
         cfg = self.cfg
+        norms = capture is not None and capture.norms
+        need_probs = capture is not None and capture.probs
         inter = {}
-        if collect:
+        if norms:
             inter["resid_norm"] = _token_norm(x)
         attn_in = self.norm1(x) if cfg.pre_norm else x
         att, probs = self.attn(attn_in, positions=positions, segment_ids=segment_ids,
-                               freeze_probs=freeze_probs, need_probs=collect_probs)
-        if collect:
+                               freeze_probs=freeze_probs, need_probs=need_probs, execution=execution)
+        if norms:
             inter["attn_out_norm"] = _token_norm(att)
-        if collect_probs:
+        if need_probs:
             inter["attn_probs"] = probs
         x = _residual(x, att, mix, cfg.residual)
         if not cfg.pre_norm:
             x = self.norm1(x)
         if self.mlp is not None:
             m = self.mlp(self.norm2(x) if cfg.pre_norm else x)
-            if collect:
+            if norms:
                 inter["mlp_out_norm"] = _token_norm(m)
             x = _residual(x, m, None, cfg.residual)
             if not cfg.pre_norm:
                 x = self.norm2(x)
-        return x, inter
+        return x, Intermediates(**inter)
 
 
 def _residual(x, branch, mix, residual: bool):

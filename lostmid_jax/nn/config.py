@@ -6,24 +6,28 @@ the position encoding, norms, MLP, and the residual mixing weight a of
 
     x <- (1 - a) x + a Attn(norm(x))        (Chowdhury, arXiv:2603.10123, Sec. 1)
 
-Invalid values raise ValueError naming the field, at construction.
+Architecture only: how a call runs (remat, attention route and block, layer
+loop) is an nn.Execution passed at call time. Invalid values raise ValueError
+naming the field, at construction (booleans must be True or False).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import numpy as np
 
+from ..validation import check_bool, check_choice, check_float, check_int, check_positive_float
+from .mask_spec import MASK_KINDS, MaskSpec
+
 ATTENTION_KINDS = ("softmax", "uniform", "linear-value")
-MASK_KINDS = ("causal", "bidirectional", "sliding_window", "document", "prefix_lm")
-ATTN_IMPLS = ("blocked", "fused_cpu")
 POSITION_KINDS = ("none", "rope", "learned", "alibi")
 NORM_KINDS = ("layernorm", "rmsnorm", "none")
 MLP_KINDS = ("none", "gelu", "swiglu")
 INIT_SCHEMES = ("gpt2", "normal")
 FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
+BOOL_FIELDS = ("qkv_bias", "out_bias", "norm_bias", "pre_norm", "final_norm", "mlp_bias", "residual",
+               "tie_embeddings")
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -47,7 +51,8 @@ class DecoderConfig:
         1 / #allowed: the theory's Step-0 limit, positions ignored);
         "linear-value" (the same uniform weights with no q/k parameters at
         all: only the value/output path).
-      mask: which key positions j a query i may see (1-based or 0-based alike):
+      mask: which key positions j a query i may see (1-based or 0-based alike;
+        the rules are nn.MaskSpec's, built by ``MaskSpec.from_config(cfg)``):
         "causal" (j <= i); "bidirectional" (all j); "sliding_window"
         (i - window < j <= i); "document" (causal and same segment id; segment
         ids are passed at call time); "prefix_lm" (j <= i or j < ``prefix``).
@@ -90,23 +95,6 @@ class DecoderConfig:
       param_dtype: parameter dtype name, e.g. "float32" or "float64".
       dtype: compute dtype name; None means ``param_dtype``. The input is cast
         to it.
-      remat: rematerialize each block in the backward pass (jax.checkpoint
-        around the scanned block): memory O(H L D) instead of O(H L^2).
-      attn_block: query block T of softmax attention (see attention_core);
-        None picks ``attention_core.auto_block(L)``. Blocks skip the keys no
-        query in them may see; T changes speed and memory, not results.
-      attn_keep_probs: keep the softmax probabilities for the backward pass
-        instead of recomputing them (faster when one forward serves many
-        backward passes, as in the Jacobian engine, which turns it on;
-        O(N L^2) memory per layer). Same results.
-      unroll_layers: apply the H blocks as an unrolled loop instead of a
-        lax.scan (no stacked per-layer buffers to fill and slice: ~5% faster
-        training steps on CPU; compile time grows with H). Same results.
-      attn_impl: how softmax attention runs when the probabilities are not
-        requested: "blocked" (XLA, attention_core) or "fused_cpu" (the C++
-        kernel of nn/fused_cpu, built on first use; CPU backend, float32,
-        no segment ids, no ALiBi, no "document" mask). Same results to
-        float32 rounding.
     """
 
     depth: int = 2
@@ -139,76 +127,36 @@ class DecoderConfig:
     tie_embeddings: bool = True
     param_dtype: str = "float32"
     dtype: str | None = None
-    remat: bool = True
-    attn_block: int | None = None
-    attn_keep_probs: bool = False
-    unroll_layers: bool = False
-    attn_impl: str = "blocked"
 
     def __post_init__(self):
-        _check_int("depth", self.depth, 0)
-        _check_int("width", self.width, 1)
-        _check_int("heads", self.heads, 1)
-        if self.attn_block is not None:
-            _check_int("attn_block", self.attn_block, 1)
-        if self.kv_heads is not None:
-            _check_int("kv_heads", self.kv_heads, 1)
-            if self.heads % self.kv_heads:
-                raise ValueError(f"kv_heads={self.kv_heads} must divide heads={self.heads}")
-        if self.head_dim is None:
-            if self.width % self.heads:
-                raise ValueError(
-                    f"heads={self.heads} must divide width={self.width} (or set head_dim)"
-                )
-        else:
-            _check_int("head_dim", self.head_dim, 1)
-        _check_choice("attention", self.attention, ATTENTION_KINDS)
-        _check_choice("mask", self.mask, MASK_KINDS)
-        _check_choice("position", self.position, POSITION_KINDS)
-        _check_choice("norm", self.norm, NORM_KINDS)
-        _check_choice("mlp", self.mlp, MLP_KINDS)
-        _check_choice("init", self.init, INIT_SCHEMES)
-        _check_choice("param_dtype", self.param_dtype, FLOAT_DTYPES)
+        for name in ("depth", "width", "heads"):
+            self._int(name, 0 if name == "depth" else 1)
+        for name in ("kv_heads", "head_dim", "mlp_width", "vocab_size"):
+            if getattr(self, name) is not None:
+                self._int(name, 1)
+        if self.kv_heads is not None and self.heads % self.kv_heads:
+            raise ValueError(f"kv_heads={self.kv_heads} must divide heads={self.heads}")
+        if self.head_dim is None and self.width % self.heads:
+            raise ValueError(f"heads={self.heads} must divide width={self.width} (or set head_dim)")
+        for name, choices in (("attention", ATTENTION_KINDS), ("mask", MASK_KINDS), ("position", POSITION_KINDS),
+                              ("norm", NORM_KINDS), ("mlp", MLP_KINDS), ("init", INIT_SCHEMES),
+                              ("param_dtype", FLOAT_DTYPES)):
+            check_choice(name, getattr(self, name), choices)
         if self.dtype is not None:
-            _check_choice("dtype", self.dtype, FLOAT_DTYPES)
-        if self.mask == "sliding_window":
-            if self.window is None:
-                raise ValueError("window is required with mask='sliding_window'")
-            _check_int("window", self.window, 1)
-        elif self.window is not None:
-            raise ValueError(f"window is only used with mask='sliding_window', got mask={self.mask!r}")
-        if self.mask == "prefix_lm":
-            if self.prefix is None:
-                raise ValueError("prefix is required with mask='prefix_lm'")
-            _check_int("prefix", self.prefix, 0)
-        elif self.prefix is not None:
-            raise ValueError(f"prefix is only used with mask='prefix_lm', got mask={self.mask!r}")
+            check_choice("dtype", self.dtype, FLOAT_DTYPES)
+        for name in BOOL_FIELDS:
+            check_bool(name, getattr(self, name))
+        MaskSpec.from_config(self)  # window / prefix: required with their mask, refused otherwise
         if self.position == "rope" and self.resolved_head_dim % 2:
             raise ValueError(f"head_dim={self.resolved_head_dim} must be even for position='rope'")
-        _check_positive_float("rope_theta", self.rope_theta)
-        _check_int("max_positions", self.max_positions, 1)
-        _check_positive_float("norm_eps", self.norm_eps)
-        if self.mlp_width is not None:
-            _check_int("mlp_width", self.mlp_width, 1)
-        if not (isinstance(self.init_std, (int, float)) and math.isfinite(self.init_std)
-                and self.init_std >= 0):
-            raise ValueError(f"init_std must be a finite float >= 0, got {self.init_std!r}")
-        if self.vocab_size is not None:
-            _check_int("vocab_size", self.vocab_size, 1)
+        check_positive_float("rope_theta", self.rope_theta)
+        self._int("max_positions", 1)
+        check_positive_float("norm_eps", self.norm_eps)
+        check_float("init_std", self.init_std, 0.0)
         self._check_attn_mix()
-        self._check_attn_impl()
 
-    def _check_attn_impl(self):
-        _check_choice("attn_impl", self.attn_impl, ATTN_IMPLS)
-        if self.attn_impl == "blocked":
-            return
-        compute = self.dtype or self.param_dtype
-        if self.attention != "softmax" or self.mask == "document" or self.position == "alibi" \
-                or compute != "float32":
-            raise ValueError("attn_impl='fused_cpu' needs attention='softmax', a mask other than 'document', "
-                             "a position other than 'alibi' and float32 compute; got "
-                             f"attention={self.attention!r}, mask={self.mask!r}, position={self.position!r}, "
-                             f"dtype={compute!r}")
+    def _int(self, name: str, minimum: int) -> None:
+        object.__setattr__(self, name, check_int(name, getattr(self, name), minimum))
 
     def _check_attn_mix(self):
         mix = self.attn_mix
@@ -216,14 +164,18 @@ class DecoderConfig:
             return
         if not self.residual:
             raise ValueError("attn_mix needs residual=True")
-        values = mix if isinstance(mix, tuple) else (mix,)
         if isinstance(mix, list):
             raise ValueError("attn_mix must be a float or a tuple (hashable), not a list")
         if isinstance(mix, tuple) and len(mix) != self.depth:
             raise ValueError(f"attn_mix has {len(mix)} values, expected depth={self.depth}")
-        for a in values:
+        for a in mix if isinstance(mix, tuple) else (mix,):
             if isinstance(a, bool) or not isinstance(a, (int, float, np.floating)) or not 0 <= a <= 1:
                 raise ValueError(f"attn_mix values must be floats in [0, 1], got {a!r}")
+
+    @classmethod
+    def from_dict(cls, fields: dict) -> "DecoderConfig":
+        """A DecoderConfig from its JSON form (``dataclasses.asdict``, lists where tuples were)."""
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
 
     @property
     def resolved_kv_heads(self) -> int:
@@ -252,20 +204,3 @@ class DecoderConfig:
         if isinstance(self.attn_mix, tuple):
             return tuple(float(a) for a in self.attn_mix)
         return (float(self.attn_mix),) * self.depth
-
-
-def _check_int(name: str, value, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
-
-
-def _check_choice(name: str, value, choices: tuple[str, ...]) -> None:
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
-
-
-def _check_positive_float(name: str, value) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
-        math.isfinite(value) and value > 0
-    ):
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")

@@ -5,10 +5,12 @@
 The stack takes input embeddings directly, so Jacobians d y / d x are plain
 jax.jacrev / jax.vjp calls (see functional.py). The blocks' parameters are
 stored stacked along a leading layer axis [H, ...] (layer l initialized from
-the l-th of H split keys) and applied with jax.lax.scan; with ``cfg.remat`` each scanned
+the l-th of H split keys) and applied with jax.lax.scan. How a call runs is an
+nn.Execution passed at call time: with ``remat`` (the default) each scanned
 block is wrapped in jax.checkpoint, so the backward pass keeps only the H
 residual streams [H, B, L, D] and recomputes one block's [B, N, L, L]
-attention at a time.
+attention at a time. Intermediates are asked for with an nn.Capture and come
+back as an nn.Intermediates (forward_with_intermediates).
 
 Token embedding and LM head (when ``cfg.vocab_size`` is set):
 ``model.embed(tokens)`` -> [.., L, D], ``model.logits(h)`` -> [.., L, V]
@@ -24,9 +26,12 @@ import jax.numpy as jnp
 from flax import nnx
 
 from .block import Block
+from .capture import Capture, Intermediates
 from .config import DecoderConfig
+from .execution import Execution, check_execution
 from .init import linear, weight_init
 from .norms import Identity, make_norm
+from ..validation import check_bool
 
 
 class Decoder(nnx.Module):
@@ -57,8 +62,8 @@ class Decoder(nnx.Module):
 
     # ------------------------------------------------------------------ stack
     def __call__(self, x: jax.Array, *, positions: jax.Array | None = None,
-                 segment_ids: jax.Array | None = None,
-                 freeze_attention_probs: bool = False) -> jax.Array:
+                 segment_ids: jax.Array | None = None, freeze_probs: bool = False,
+                 execution: Execution | None = None) -> jax.Array:
         """Final hidden states.
 
         Args:
@@ -68,48 +73,40 @@ class Decoder(nnx.Module):
             need positions < max_positions).
           segment_ids: optional [L] or [B, L] segment ids (required for
             mask "document").
-          freeze_attention_probs: stop gradients through every attention
-            probability matrix (the value pathway of the Jacobian).
+          freeze_probs: stop gradients through every attention probability
+            matrix (the value pathway of the Jacobian).
+          execution: how the call runs (nn.Execution; None: ``Execution()``,
+            i.e. remat, scanned layers, blocked attention).
 
         Returns:
           Same shape as x: hidden states after the final norm.
-
-        Inside ``nnx.capture(model, nnx.Intermediate)`` the per-layer
-        intermediates of :meth:`forward_with_intermediates` are sown too.
         """
-        collect = hasattr(self, "__captures__")
-        y, inter = self._forward(x, positions, segment_ids, freeze_attention_probs,
-                                 collect=collect, collect_probs=collect)
-        for name, value in inter.items():
-            self.sow(nnx.Intermediate, name, value)
-        return y
+        return self._forward(x, positions, segment_ids, freeze_probs, None, execution)[0]
 
     def forward_with_intermediates(self, x: jax.Array, *, positions: jax.Array | None = None,
-                                   segment_ids: jax.Array | None = None,
-                                   freeze_attention_probs: bool = False,
-                                   attention_probs: bool = True) -> tuple[jax.Array, dict]:
+                                   segment_ids: jax.Array | None = None, freeze_probs: bool = False,
+                                   capture: Capture = Capture(),
+                                   execution: Execution | None = None) -> tuple[jax.Array, Intermediates]:
         """Final hidden states and per-layer intermediates (jit-safe, no hooks).
 
         Args:
-          x, positions, segment_ids, freeze_attention_probs: as in __call__.
-          attention_probs: also return the attention probabilities (H N L^2
-            numbers per batch element: turn off for long contexts).
+          x, positions, segment_ids, freeze_probs, execution: as in __call__.
+          capture: what to record (nn.Capture; default the per-token norms
+            without the attention probabilities).
 
         Returns:
-          (y, inter) with y as in __call__ and inter a dict of arrays with a
-          leading layer axis H (then B if x was batched):
-          "resid_norm" [H, (B,) L]: ||x_i|| of the residual stream entering
-            each block;
-          "attn_out_norm" [H, (B,) L]: ||Attn(norm1(x))_i||, the attention
-            branch before residual mixing;
-          "mlp_out_norm" [H, (B,) L]: ||MLP(norm2(x))_i|| (only with an MLP);
-          "attn_probs" [H, (B,) N, L, L]: attention weights (if requested).
+          (y, inter) with y as in __call__ and inter an nn.Intermediates whose
+          captured fields have a leading layer axis H (then B if x was
+          batched): resid_norm, attn_out_norm, mlp_out_norm [H, (B,) L],
+          attn_probs [H, (B,) N, L, L].
         """
-        return self._forward(x, positions, segment_ids, freeze_attention_probs,
-                             collect=True, collect_probs=attention_probs)
+        if not isinstance(capture, Capture):
+            raise ValueError(f"capture must be an nn.Capture, got {type(capture).__name__}")
+        return self._forward(x, positions, segment_ids, freeze_probs, capture, execution)
 
-    def _forward(self, x, positions, segment_ids, freeze, *, collect, collect_probs):
+    def _forward(self, x, positions, segment_ids, freeze_probs, capture, execution):
         cfg = self.cfg
+        execution = check_execution(execution, cfg)
         if x.ndim not in (2, 3) or x.shape[-1] != cfg.width:
             raise ValueError(f"x must have shape [L, {cfg.width}] or [B, L, {cfg.width}], "
                              f"got {x.shape}")
@@ -129,20 +126,16 @@ class Decoder(nnx.Module):
         if self.wpe is not None:
             h = h + jnp.take(self.wpe[...], positions, axis=0).astype(h.dtype)
 
-        h, inter = self._scan_blocks(h, positions, segment_ids, freeze, collect, collect_probs)
+        graphdef, params = nnx.split(self.blocks)
+        mix = cfg.layer_mix()
+        mixes = None if mix is None else jnp.asarray(mix, dtype=h.dtype)  # [H]
+        h, inter = _scan(graphdef, params, h, mixes, positions, segment_ids, freeze_probs=check_bool("freeze_probs", freeze_probs),
+                         capture=capture, execution=execution)
         h = self.final_norm(h)
         if unbatched:
             h = h[0]
-            inter = {k: v[:, 0] for k, v in inter.items()}
+            inter = jax.tree.map(lambda v: v[:, 0], inter)
         return h, inter
-
-    def _scan_blocks(self, h, positions, segment_ids, freeze, collect, collect_probs):
-        graphdef, params = nnx.split(self.blocks)
-        mix = self.cfg.layer_mix()
-        mixes = None if mix is None else jnp.asarray(mix, dtype=h.dtype)  # [H]
-        return _scan(graphdef, params, h, mixes, positions, segment_ids, freeze=freeze,
-                     collect=collect, collect_probs=collect_probs, remat=self.cfg.remat,
-                     unroll=self.cfg.unroll_layers)
 
     # ------------------------------------------------------- tokens / LM head
     def embed(self, tokens: jax.Array) -> jax.Array:
@@ -165,31 +158,31 @@ class Decoder(nnx.Module):
         return self.logits(self(self.embed(tokens), **kwargs))
 
 
-@functools.partial(jax.jit,
-                   static_argnames=("graphdef", "freeze", "collect", "collect_probs", "remat", "unroll"))
-def _scan(graphdef, params, h, mixes, positions, segment_ids, *, freeze, collect, collect_probs, remat,
-          unroll=False):
+@functools.partial(jax.jit, static_argnames=("graphdef", "freeze_probs", "capture", "execution"))
+def _scan(graphdef, params, h, mixes, positions, segment_ids, *, freeze_probs, capture, execution):
     """Scan the stacked blocks over the layer axis (jitted: eager calls compile once).
 
     Args:
       graphdef, params: nnx.split of the stacked blocks (params [H, ...]).
       h: [B, L, D] residual stream; mixes: [H] attention mixing weights or None.
-      unroll: unroll the scan completely (cfg.unroll_layers).
+      freeze_probs, capture, execution: as in Decoder.forward_with_intermediates
+        (execution.remat wraps the block in jax.checkpoint, execution.unroll_layers
+        unrolls the scan completely).
 
     Returns:
-      (h_out [B, L, D], per-layer intermediates with a leading axis H).
+      (h_out [B, L, D], Intermediates with a leading axis H).
     """
 
     def body(carry, layer):
         layer_params, a = layer
         block = nnx.merge(graphdef, layer_params)
         return block(carry, mix=a, positions=positions, segment_ids=segment_ids,
-                     freeze_probs=freeze, collect=collect, collect_probs=collect_probs)
+                     freeze_probs=freeze_probs, capture=capture, execution=execution)
 
-    if remat:
+    if execution.remat:
         body = jax.checkpoint(body)
     depth = jax.tree.leaves(params)[0].shape[0]  # every block has a value projection
-    return jax.lax.scan(body, h, (params, mixes), length=depth, unroll=bool(unroll) or 1)
+    return jax.lax.scan(body, h, (params, mixes), length=depth, unroll=execution.unroll_layers or 1)
 
 
 def _stacked_blocks(cfg: DecoderConfig, keys: jax.Array) -> Block:

@@ -6,7 +6,8 @@ differentiate a pure function of (state, x) that merges them back.
     graphdef, state, fn = apply_fn(model)
     y = jax.jit(fn)(state, x)                                   # [L, D]
     jac = jax.jacrev(fn, argnums=1)(state, x)                   # [L, D, L, D]
-    value = jax.jacrev(functools.partial(fn, freeze_attention_probs=True), argnums=1)(state, x)
+    value = jax.jacrev(functools.partial(fn, freeze_probs=True), argnums=1)(state, x)
+    y = fn(state, x, execution=Execution(remat=False))         # how it runs: at call time
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Callable
 import jax
 from flax import nnx
 
+from .capture import Intermediates
 from .config import DecoderConfig
 from .decoder import Decoder
 
@@ -31,10 +33,11 @@ def apply_fn(model: Decoder, *,
         Decoder.forward_with_intermediates does.
 
     Returns:
-      (graphdef, state, fn) with fn(state, x, **kwargs) -> y (or (y, dict)),
-      where kwargs are the call's keyword arguments (positions, segment_ids,
-      freeze_attention_probs, and attention_probs with intermediates). Bools
-      are static: bind them with functools.partial before jax.jit.
+      (graphdef, state, fn) with fn(state, x, **kwargs) -> y (or (y,
+      Intermediates)), where kwargs are the call's keyword arguments
+      (positions, segment_ids, freeze_probs, execution, and capture with
+      intermediates). freeze_probs, execution and capture are static: bind
+      them with functools.partial before jax.jit.
     """
     graphdef, state = nnx.split(model)
 
@@ -47,8 +50,8 @@ def apply_fn(model: Decoder, *,
     return graphdef, state, fn
 
 
-def forward_with_intermediates(model: Decoder, x: jax.Array, **kwargs) -> tuple[jax.Array, dict]:
-    """(y, per-layer intermediates dict); see Decoder.forward_with_intermediates."""
+def forward_with_intermediates(model: Decoder, x: jax.Array, **kwargs) -> tuple[jax.Array, Intermediates]:
+    """(y, per-layer Intermediates); see Decoder.forward_with_intermediates."""
     return model.forward_with_intermediates(x, **kwargs)
 
 

@@ -21,8 +21,8 @@ Qwen2 (names under "model."; torch Linear weights are [out, in], transposed):
 
     embed_tokens.weight [V, D]                         <- wte
     layers.l.input_layernorm.weight [D]                <- blocks.norm1.scale[l]
-    layers.l.self_attn.{q,k,v}_proj.{weight [NK|GK, D], bias}  <- blocks.attn.{q,k,v}[l]
-    layers.l.self_attn.o_proj.weight [D, NK]           <- blocks.attn.o.kernel[l]^T (no bias)
+    layers.l.self_attn.{q,k,v}_proj.{weight [N Dh|G Dh, D], bias}  <- blocks.attn.{q,k,v}[l]
+    layers.l.self_attn.o_proj.weight [D, N Dh]           <- blocks.attn.o.kernel[l]^T (no bias)
     layers.l.post_attention_layernorm.weight [D]       <- blocks.norm2.scale[l]
     layers.l.mlp.{gate,up,down}_proj.weight            <- blocks.mlp.{gate,up,down}.kernel[l]^T
     norm.weight [D]                                    <- final_norm.scale

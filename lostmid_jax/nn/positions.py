@@ -1,6 +1,6 @@
 """Position encodings as pure functions: RoPE and ALiBi.
 
-Shapes: B batch, L positions, N heads, K head dim.
+Shapes: B batch, L positions, N heads, Dh head dim.
 """
 
 from __future__ import annotations
@@ -12,24 +12,24 @@ import numpy as np
 def rope(x: jnp.ndarray, positions: jnp.ndarray, theta: float) -> jnp.ndarray:
     """Rotary position embedding, rotate-half convention (Llama, Qwen2).
 
-    Channel pairs (k, k + K/2) are rotated by the angle p * theta^(-2k/K), so
+    Channel pairs (c, c + Dh/2) are rotated by the angle p * theta^(-2c/Dh), so
     rope(q, p) . rope(k, p') depends on p - p' only (Su et al., RoFormer).
 
     Args:
-      x: [..., L, N, K] queries or keys, K even.
+      x: [..., L, N, Dh] queries or keys, Dh even.
       positions: [..., L] integer (or float) positions, broadcastable to x's
         leading axes.
       theta: base of the frequencies.
 
     Returns:
-      [..., L, N, K], same dtype as x.
+      [..., L, N, Dh], same dtype as x.
     """
     half = x.shape[-1] // 2
     fdt = jnp.promote_types(x.dtype, jnp.float32)  # angles in >= float32
     inv_freq = 1.0 / theta ** (jnp.arange(half, dtype=fdt) * 2 / x.shape[-1])
-    angles = positions.astype(fdt)[..., None] * inv_freq  # [..., L, K/2]
+    angles = positions.astype(fdt)[..., None] * inv_freq  # [..., L, Dh/2]
     cos, sin = jnp.cos(angles), jnp.sin(angles)
-    cos = jnp.concatenate([cos, cos], axis=-1)[..., None, :].astype(x.dtype)  # [..., L, 1, K]
+    cos = jnp.concatenate([cos, cos], axis=-1)[..., None, :].astype(x.dtype)  # [..., L, 1, Dh]
     sin = jnp.concatenate([-sin, sin], axis=-1)[..., None, :].astype(x.dtype)
     # (x1, x2) -> (x1 cos - x2 sin, x2 cos + x1 sin), with the halves swapped by a roll
     return x * cos + jnp.roll(x, half, axis=-1) * sin

@@ -1,10 +1,15 @@
-"""Figures of the counterfactual sweep (:mod:`lostmid_jax.theory.counterfactuals`).
+"""Figures of the counterfactual sweep (:mod:`lostmid_jax.experiments.counterfactuals`).
 
 1. profiles: one panel per prior, log10 of the density L w_j against
    x = j/L for a few depths, the causal profile as a grey reference and the
    dead-zone threshold as a dotted line; exact zeros (no attention path)
    cannot be drawn on a log axis and leave gaps, said in the panel title.
 2. valley vs depth: log10 density at x = 1/2 and the dead share against H.
+
+``result`` is any object with the sweep's ``config`` (``length``,
+``priors``, ``profile_depth``, ``dead_below``, ``schedule_label``),
+``records`` (dicts) and ``profiles`` ({prior spec: {H: log row [L]}}, the
+depths to draw), e.g. lostmid_jax.experiments.counterfactuals.Result.
 """
 
 from __future__ import annotations
@@ -12,11 +17,11 @@ from __future__ import annotations
 import math
 import pathlib
 
-import matplotlib.pyplot as plt
 import numpy as np
 
 from . import COLORS
-from ..theory.counterfactuals import CounterfactualResult, profile_depths
+from ._layout import axes_grid, save
+from ..theory import positions
 
 # Okabe-Ito without its yellow, which is too light for lines on white.
 _LINE_COLORS = [c for c in COLORS if c != "#F0E442"]
@@ -26,25 +31,24 @@ _DENSITY = r"$\log_{10}(L\,w_j)$"
 _LN10 = math.log(10.0)
 
 
-def _save(fig, path: pathlib.Path) -> pathlib.Path:
-    fig.savefig(path, dpi=130, bbox_inches="tight")
-    plt.close(fig)
-    return path
-
-
 def _log10_density(log_row: np.ndarray) -> np.ndarray:
     return (log_row + math.log(log_row.size)) / _LN10
 
 
-def profiles_figure(result: CounterfactualResult, path: pathlib.Path) -> pathlib.Path:
-    """Figure 1: the profiles side by side, one panel per prior."""
+def profiles_figure(result, *, ax=None):
+    """Figure 1: the profiles side by side, one panel per prior; returns the Figure.
+
+    ``ax``: a grid (2-D) or a row (flat sequence) of at least one Axes per
+    prior; unused ones are hidden.
+    """
     cfg = result.config
     specs = list(cfg.priors)
-    depths = profile_depths(cfg)
+    depths = sorted({depth for rows in result.profiles.values() for depth in rows})
     ncols = min(4, len(specs))
     nrows = -(-len(specs) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols, 3.1 * nrows + 0.6), sharex=True, sharey=True, squeeze=False)
-    x = np.arange(1, cfg.length + 1) / cfg.length
+    fig, axes, own = axes_grid(ax, nrows, ncols, (3.6 * ncols, 3.1 * nrows + 0.6), needed=len(specs),
+                               sharex=True, sharey=True)
+    x = positions(cfg.length)
     labels = {r["prior"]: r["label"] for r in result.records}
     causal = result.profiles.get("causal", {}).get(cfg.profile_depth)
     finite = [v for rows in result.profiles.values() for row in rows.values() for v in _log10_density(row) if np.isfinite(v)]
@@ -69,19 +73,28 @@ def profiles_figure(result: CounterfactualResult, path: pathlib.Path) -> pathlib
     for ax in axes[:, 0]:
         ax.set_ylabel(f"{_DENSITY}  (uniform = 0)")
     if finite:
-        axes[0, 0].set_ylim(max(min(finite), -60) - 1, max(finite) + 0.5)
-    handles, names = axes.flat[min(1, len(specs) - 1)].get_legend_handles_labels()
+        for ax in (axes.flat[:1] if own else axes.flat[:len(specs)]):  # a new figure shares y
+            ax.set_ylim(max(min(finite), -60) - 1, max(finite) + 0.5)
+    legend_ax = axes.flat[min(1, len(specs) - 1)]
+    handles, names = legend_ax.get_legend_handles_labels()
+    if not own:
+        legend_ax.legend(handles, names, fontsize=8)
+        return fig
     fig.legend(handles, names, loc="lower center", ncol=len(names), fontsize=9, bbox_to_anchor=(0.5, -0.02))
     fig.suptitle(f"Step-0 influence on the last token under each attention prior "
                  f"(L={cfg.length}, {cfg.schedule_label}; dots: last token)", fontsize=12)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
-    return _save(fig, path)
+    return fig
 
 
-def valley_figure(result: CounterfactualResult, path: pathlib.Path) -> pathlib.Path:
-    """Figure 2: middle density and dead share against depth H, one line per prior."""
+def valley_figure(result, *, ax=None):
+    """Figure 2: middle density and dead share against depth H, one line per prior; returns the Figure.
+
+    ``ax``: two Axes (middle density, dead share).
+    """
     cfg = result.config
-    fig, (mid_ax, dead_ax) = plt.subplots(1, 2, figsize=(13, 4.6))
+    fig, axes, own = axes_grid(ax, 1, 2, (13, 4.6))
+    mid_ax, dead_ax = axes.flat[0], axes.flat[1]
     finite = [r["log10_middle_density"] for r in result.records if math.isfinite(r["log10_middle_density"])]
     floor = (min(finite) if finite else 0.0) - 1.0
     zero_note = False
@@ -107,14 +120,16 @@ def valley_figure(result: CounterfactualResult, path: pathlib.Path) -> pathlib.P
         ax.set_xlabel("depth H (layers)")
         ax.grid(alpha=0.3)
     dead_ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0))
-    fig.suptitle(f"Valley against depth (L={cfg.length}, {cfg.schedule_label})", fontsize=12)
-    fig.tight_layout()
-    return _save(fig, path)
+    if own:
+        fig.suptitle(f"Valley against depth (L={cfg.length}, {cfg.schedule_label})", fontsize=12)
+        fig.tight_layout()
+    return fig
 
 
-def all_figures(result: CounterfactualResult, run_dir: pathlib.Path) -> list[pathlib.Path]:
-    """Write both figures into ``run_dir``; return their paths."""
+def all_figures(result, run_dir: pathlib.Path) -> list[pathlib.Path]:
+    """Write fig1_profiles.png and fig2_valley_vs_depth.png into ``run_dir``; return their paths."""
+    run_dir = pathlib.Path(run_dir)
     return [
-        profiles_figure(result, run_dir / "fig1_profiles.png"),
-        valley_figure(result, run_dir / "fig2_valley_vs_depth.png"),
+        save(profiles_figure(result), run_dir / "fig1_profiles.png", dpi=130, bbox_inches="tight"),
+        save(valley_figure(result), run_dir / "fig2_valley_vs_depth.png", dpi=130, bbox_inches="tight"),
     ]

@@ -1,25 +1,24 @@
-"""Step-0 figures: measured influence vs theory, variants, pathways, a_l, attention heatmaps."""
+"""Step-0 figures: measured influence vs theory, variants, pathways, a_l, attention heatmaps.
+
+``summaries`` maps (preset, variant) to the step-0 experiment's summary dicts
+(lostmid_jax.experiments.step0): length, depth, seeds, paths (total / value /
+score: p, p_sem, norms, norms_sem), theory rows, fitted a, alphas and the
+optional attention heatmap.
+"""
 
 from __future__ import annotations
 
 import pathlib
 
-import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.colors import LogNorm
-
 from matplotlib.ticker import MaxNLocator
 
 from . import COLORS
+from ._layout import axes_grid, save
+from ..theory import positions
 
 _STYLES = ["-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 2))]
-
-
-def _save(fig, path: pathlib.Path) -> pathlib.Path:
-    fig.tight_layout()
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
-    return path
 
 
 def _density(ax, x, values, sem=None, *, color, label, style="-", band=True):
@@ -42,12 +41,16 @@ def _setup(ax, title, ylabel="influence density  L p_j  (log)"):
     ax.legend(fontsize=8)
 
 
-def overlay(name: str, summaries: dict, path: pathlib.Path) -> pathlib.Path:
-    """Four panels for one preset: native vs theory, variants, pathways, measured a_l."""
+def overlay(name: str, summaries: dict, *, ax=None):
+    """Four panels for one preset: native vs theory, variants, pathways, measured a_l; returns the Figure.
+
+    ``ax``: four Axes (a 2 x 2 grid or a flat sequence, in reading order).
+    """
     variants = [(v, s) for (n, v), s in summaries.items() if n == name]
     native = dict(variants).get("native", variants[0][1])
-    x = np.arange(1, native["length"] + 1) / native["length"]
-    fig, axes = plt.subplots(2, 2, figsize=(12, 8.5))
+    x = positions(native["length"])
+    fig, axes, own = axes_grid(ax, 2, 2, (12, 8.5))
+    axes = np.asarray(list(axes.flat[:4]), dtype=object).reshape(2, 2)
     ax = axes[0, 0]
     tot = native["paths"]["total"]
     _density(ax, x, tot["p"], tot["p_sem"], color=COLORS[0], label=f"measured ({native['seeds']} seed(s), band: +-2 SEM)")
@@ -79,43 +82,54 @@ def overlay(name: str, summaries: dict, path: pathlib.Path) -> pathlib.Path:
     ax.set_title(f"{name}: measured effective attention strength (+-2 SEM)", fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
-    return _save(fig, path)
+    if own:
+        fig.tight_layout()
+    return fig
 
 
-def heatmap(name: str, summary: dict, path: pathlib.Path, heads: int = 3) -> pathlib.Path | None:
-    """Attention probabilities A[query, key] (log colour, cividis) of chosen layers and heads."""
+def heatmap(name: str, summary: dict, heads: int = 3, *, ax=None):
+    """Attention probabilities A[query, key] (log colour, cividis) of chosen layers and heads.
+
+    Positions are 1-based (query i, key j = 1..L), layers and heads too.
+    ``ax``: a grid [layers, heads shown] of Axes (a flat sequence is one row).
+
+    Returns:
+      The Figure, or None when the summary holds no heatmap.
+    """
     if summary.get("heat") is None:
         return None
-    layers, probs = summary["heat"]  # [layers], [layers, N, L, L]
+    layers, probs = summary["heat"]  # [layers] 0-based layer indices, [layers, N, L, L]
     shown = min(heads, probs.shape[1])
-    fig, axes = plt.subplots(len(layers), shown, figsize=(3.4 * shown + 1.4, 3.2 * len(layers)), squeeze=False,
-                             constrained_layout=True)
+    fig, axes, own = axes_grid(ax, len(layers), shown, (3.4 * shown + 1.4, 3.2 * len(layers)), layout="constrained")
+    length = probs.shape[-1]
+    extent = (0.5, length + 0.5, length + 0.5, 0.5)  # pixel k covers position k + 1
     positive = probs[probs > 0]
     norm = LogNorm(vmin=max(float(positive.min()), 1e-6), vmax=float(positive.max()))
     for r, layer in enumerate(layers):
         for c in range(shown):
             ax = axes[r, c]
             a = np.ma.masked_less_equal(probs[r, c], 0)
-            im = ax.imshow(a, cmap="cividis", norm=norm, interpolation="nearest", origin="upper")
+            im = ax.imshow(a, cmap="cividis", norm=norm, interpolation="nearest", origin="upper", extent=extent)
             ax.set_title(f"layer {int(layer) + 1}, head {c + 1}", fontsize=9)
             if r == len(layers) - 1:
                 ax.set_xlabel("key position j")
             if c == 0:
                 ax.set_ylabel("query position i")
-    fig.colorbar(im, ax=axes, shrink=0.9, label="attention probability A_ij (log scale; uniform causal = 1/i)")
-    fig.suptitle(f"{name} (native) at initialization: attention on the first {probs.shape[-1]} positions", fontsize=11)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    fig.colorbar(im, ax=list(axes[:len(layers), :shown].flat), shrink=0.9,
+                 label="attention probability A_ij (log scale; uniform causal = 1/i)")
+    if own:
+        fig.suptitle(f"{name} (native) at initialization: attention on the first {length} positions", fontsize=11)
+    return fig
 
 
 def all_figures(summaries: dict, run_dir: pathlib.Path) -> list[pathlib.Path]:
-    """overlay_<preset>.png and heatmap_<preset>.png for every preset."""
+    """overlay_<preset>.png and heatmap_<preset>.png for every preset; returns their paths."""
+    run_dir = pathlib.Path(run_dir)
     out = []
     for name in dict.fromkeys(n for n, _ in summaries):
-        out.append(overlay(name, summaries, run_dir / f"overlay_{name}.png"))
+        out.append(save(overlay(name, summaries), run_dir / f"overlay_{name}.png", dpi=130))
         native = summaries.get((name, "native")) or next(s for (n, _), s in summaries.items() if n == name)
-        h = heatmap(name, native, run_dir / f"heatmap_{name}.png")
-        if h is not None:
-            out.append(h)
+        fig = heatmap(name, native)
+        if fig is not None:
+            out.append(save(fig, run_dir / f"heatmap_{name}.png", dpi=120))
     return out

@@ -1,17 +1,25 @@
-"""Exact mathematics of Step-0 position bias (pure math: numpy, mpmath, flint).
+"""Exact mathematics of Step-0 position bias (pure math: numpy, scipy, mpmath, flint).
 
 With uniform attention at initialization a causal layer is the Cesàro matrix
 M[i, j] = 1/i (j <= i), a residual block is N = (1 - a) I + a M, and the
 influence of position j on the last position after H blocks is the last row of
 N_H ... N_1 (Chowdhury, "Lost in the Middle at Birth", arXiv:2603.10123).
 
-Shapes: L positions (1-based j in the formulas, 0-based index j-1 in arrays),
-H blocks, a_l the attention weight of block l.
+Shapes: L positions (1-based j in the formulas, x = j/L; index j-1 in
+arrays; :mod:`.middle` defines the middle), H depth (number of blocks),
+a_l the attention weight of block l.
 
 Other Step-0 attention priors replace M by another row-stochastic A
 (``prior=``: Causal, Bidirectional, SlidingWindow, Chunks, PrefixLM, Sinks,
-ALiBi; :mod:`.priors`), with the same O(H L) rows; :mod:`.counterfactuals`
-sweeps them.
+ALiBi; :mod:`.priors`). Every row, for every prior and arithmetic (float64,
+log space, exact rationals, mpmath, arb balls), runs through one structured
+operator r -> r A (:mod:`.prior_ops` over :mod:`._arith`) in O(H L); the
+dense matrices of :mod:`.cesaro` and :mod:`.prior_matrix` are the
+independent route the tests compare against.
+
+Imports no jax (only ``backend="jax"`` loads it), no plotting and no
+progress bars; experiments built on this math live in
+:mod:`lostmid_jax.experiments`.
 
 >>> from lostmid_jax import theory
 >>> row = theory.influence_row(2048, 24, 0.5)
@@ -21,12 +29,14 @@ sweeps them.
 True
 """
 
+from ._validate import check_alpha, check_band, check_depth, check_length
 from .cesaro import cesaro_matrix, exact_matmul, mixing_matrix
 from .continuum import continuum_density, continuum_moment, log_continuum_density, recency_weight
 from .hops import hop_distribution, log_hop_distribution
 from .influence import influence_row, log_influence_row
 from .prior_matrix import attention_matrix
-from .prior_specs import parse_prior, prior_spec
+from .middle import MIDDLE_X, ProfileBands, band_masks, distance_from_middle, middle_index, middle_mask, positions
+from .prior_specs import default_priors, parse_prior, prior_spec
 from .priors import PRIORS, ALiBi, Bidirectional, Causal, Chunks, PrefixLM, SlidingWindow, Sinks, check_prior
 from .schedules import power_law_schedule
 from .summary import ProfileSummary, continuum_summary, summarize_log_row
@@ -36,25 +46,37 @@ __all__ = [
     "Bidirectional",
     "Causal",
     "Chunks",
+    "MIDDLE_X",
     "PRIORS",
     "PrefixLM",
+    "ProfileBands",
     "ProfileSummary",
     "SlidingWindow",
     "Sinks",
     "attention_matrix",
-    "check_prior",
+    "band_masks",
     "cesaro_matrix",
+    "check_alpha",
+    "check_band",
+    "check_depth",
+    "check_length",
+    "check_prior",
     "continuum_density",
     "continuum_moment",
     "continuum_summary",
+    "default_priors",
+    "distance_from_middle",
     "exact_matmul",
     "hop_distribution",
     "influence_row",
     "log_continuum_density",
     "log_hop_distribution",
     "log_influence_row",
+    "middle_index",
+    "middle_mask",
     "mixing_matrix",
     "parse_prior",
+    "positions",
     "power_law_schedule",
     "prior_spec",
     "recency_weight",

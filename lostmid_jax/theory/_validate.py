@@ -1,49 +1,51 @@
-"""Argument checks shared by the theory functions.
+"""Argument checks of the theory functions, built on :mod:`lostmid_jax.validation`.
 
 Every public theory function validates at its boundary and raises a
 ValueError that names the argument and the allowed range. Nothing is clipped.
+Attention weights keep their number type (float, int, Fraction, mpf) so the
+exact backends stay exact. The public ones are re-exported by
+:mod:`lostmid_jax.theory` (``check_alpha``, ``check_band``, ``check_length``,
+``check_depth``) for the experiment configs.
 """
 
 from __future__ import annotations
 
-import math
 import numbers
 from collections.abc import Sequence
 from fractions import Fraction
 
 import mpmath
 
+from ..validation import check_choice, check_float, check_int
+
 
 def check_length(length) -> int:
-    """Return ``length`` as an int, requiring an integer >= 1."""
-    if isinstance(length, bool) or not isinstance(length, numbers.Integral):
-        raise ValueError(f"length must be an integer >= 1, got {length!r}")
-    if length < 1:
-        raise ValueError(f"length must be an integer >= 1, got {length}")
-    return int(length)
+    """L as an int >= 1."""
+    return check_int("length", length, 1)
 
 
 def check_depth(depth) -> int:
-    """Return ``depth`` as an int, requiring an integer >= 0."""
-    if isinstance(depth, bool) or not isinstance(depth, numbers.Integral):
-        raise ValueError(f"depth must be an integer >= 0, got {depth!r}")
-    if depth < 0:
-        raise ValueError(f"depth must be an integer >= 0, got {depth}")
-    return int(depth)
+    """H as an int >= 0."""
+    return check_int("depth", depth, 0)
 
 
-def _check_one_alpha(value, name: str):
-    if isinstance(value, bool):
-        raise ValueError(f"{name} must be a real number in [0, 1], got {value!r}")
-    if isinstance(value, mpmath.mpf):
-        ok = mpmath.isfinite(value)
-    elif isinstance(value, (numbers.Real, Fraction)):
-        ok = math.isfinite(value)
-    else:
-        raise ValueError(f"{name} must be a real number in [0, 1], got {value!r}")
-    if not ok or not (0 <= value <= 1):
-        raise ValueError(f"{name} must be a finite number in [0, 1], got {value!r}")
+def check_alpha(name: str, value):
+    """An attention weight a in [0, 1], returned unchanged (its type kept).
+
+    >>> check_alpha("alpha", Fraction(1, 3))
+    Fraction(1, 3)
+    >>> check_alpha("a0", 1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: a0 must be a finite number in [0, 1], got 1.5
+    """
+    check_float(name, value, 0, 1)
     return value
+
+
+def check_band(band) -> float:
+    """Width of the primacy and late bands in x = j/L, in (0, 0.5)."""
+    return check_float("band", band, 0, 0.5, open_min=True, open_max=True)
 
 
 def alpha_schedule(depth: int, alpha) -> tuple:
@@ -59,13 +61,13 @@ def alpha_schedule(depth: int, alpha) -> tuple:
       A tuple of length ``depth``.
     """
     if isinstance(alpha, (numbers.Real, mpmath.mpf)) and not isinstance(alpha, bool):
-        return (_check_one_alpha(alpha, "alpha"),) * depth
+        return (check_alpha("alpha", alpha),) * depth
     if isinstance(alpha, (str, bytes)) or not isinstance(alpha, Sequence) and not hasattr(alpha, "__len__"):
         raise ValueError(f"alpha must be a number in [0, 1] or a sequence of {depth} such numbers, got {alpha!r}")
     values = list(alpha)
     if len(values) != depth:
         raise ValueError(f"alpha schedule has {len(values)} entries but depth is {depth}; they must match")
-    return tuple(_check_one_alpha(v, f"alpha[{i}]") for i, v in enumerate(values))
+    return tuple(check_alpha(f"alpha[{i}]", v) for i, v in enumerate(values))
 
 
 def to_fraction(value) -> Fraction:
@@ -80,14 +82,10 @@ BACKENDS = ("float64", "jax", "mpmath", "arb", "exact")
 
 
 def check_backend(backend: str) -> str:
-    """Require one of :data:`BACKENDS`."""
-    if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
-    return backend
+    """One of :data:`BACKENDS`."""
+    return check_choice("backend", backend, BACKENDS)
 
 
 def check_dps(dps) -> int:
-    """Require an integer number of decimal digits >= 5."""
-    if isinstance(dps, bool) or not isinstance(dps, numbers.Integral) or dps < 5:
-        raise ValueError(f"dps must be an integer >= 5, got {dps!r}")
-    return int(dps)
+    """Decimal digits of the mpmath / arb backends: an int >= 5."""
+    return check_int("dps", dps, 5)

@@ -13,7 +13,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._validate import _check_one_alpha, check_length, to_fraction
+from ..validation import check_bool
+from ._validate import check_alpha, check_length, to_fraction
 
 
 def cesaro_matrix(length: int, *, exact: bool = False):
@@ -21,7 +22,8 @@ def cesaro_matrix(length: int, *, exact: bool = False):
 
     Args:
       length: L >= 1.
-      exact: if True, a list of lists of ``Fraction``; else a float64 array.
+      exact: True for a list of lists of ``Fraction``; False for a float64
+        array [L, L].
 
     >>> cesaro_matrix(3)
     array([[1.        , 0.        , 0.        ],
@@ -29,7 +31,7 @@ def cesaro_matrix(length: int, *, exact: bool = False):
            [0.33333333, 0.33333333, 0.33333333]])
     """
     length = check_length(length)
-    if exact:
+    if check_bool("exact", exact):
         return [[Fraction(1, i + 1) if j <= i else Fraction(0) for j in range(length)] for i in range(length)]
     i = np.arange(1, length + 1, dtype=np.float64)
     return np.tril(np.ones((length, length))) / i[:, None]
@@ -41,14 +43,15 @@ def mixing_matrix(length: int, alpha, *, exact: bool = False):
     Args:
       length: L >= 1.
       alpha: a in [0, 1].
-      exact: if True, ``Fraction`` entries (a converted exactly).
+      exact: True for ``Fraction`` entries (a converted exactly), False for
+        a float64 array [L, L].
 
     >>> mixing_matrix(2, 0.5)
     array([[1.  , 0.  ],
            [0.25, 0.75]])
     """
-    _check_one_alpha(alpha, "alpha")
-    if exact:
+    check_alpha("alpha", alpha)
+    if check_bool("exact", exact):
         a = to_fraction(alpha)
         m = cesaro_matrix(length, exact=True)
         return [[(1 - a) * (i == j) + a * m[i][j] for j in range(length)] for i in range(length)]

@@ -4,9 +4,9 @@ The Cesàro matrix becomes the averaging operator (Mf)(x) = (1/x) int_0^x f,
 whose k-th power has kernel (1/x) (ln(x/t))^(k-1) / (k-1)!. Evaluated at the
 last position this gives (Chowdhury, arXiv:2603.10123; proofs/ in this repo)
 
-    rho_H(x) = P(K=0) delta(1 - x) + sum_{k>=1} P(K=k) (ln 1/x)^(k-1) / (k-1)!
+    rho_H(x) = P(hops=0) delta(1 - x) + sum_{k>=1} P(hops=k) (ln 1/x)^(k-1) / (k-1)!
 
-with K the hop count (:mod:`.hops`). The delta is the recency weight
+with ``hops`` the hop count (:mod:`.hops`). The delta is the recency weight
 (prod_l (1 - a_l)); the smooth part diverges at x -> 0 (primacy tail). In
 log-position t = ln(1/x) the smooth part is a mixture of Gamma(k, 1) laws.
 For constant a in (0, 1) it has the Laguerre closed form
@@ -22,6 +22,7 @@ import mpmath
 import numpy as np
 from scipy import special
 
+from ..validation import check_choice, check_float
 from ._validate import alpha_schedule, check_depth, check_dps, to_fraction
 from .hops import hop_distribution, log_hop_distribution
 
@@ -34,7 +35,7 @@ def _check_x(x):
 
 
 def recency_weight(depth: int, alpha):
-    """Weight of the recency delta at x = 1: prod_l (1 - a_l) = P(K = 0).
+    """Weight of the recency delta at x = 1: prod_l (1 - a_l) = P(hops = 0).
 
     >>> recency_weight(3, 0.5)
     0.125
@@ -47,7 +48,7 @@ def recency_weight(depth: int, alpha):
 def log_continuum_density(x, depth: int, alpha) -> np.ndarray:
     """Natural log of the smooth part of rho_H(x), float64, never underflowing.
 
-    log sum_{k>=1} exp(log P(K=k) + (k-1) log t - lgamma(k)), t = ln(1/x);
+    log sum_{k>=1} exp(log P(hops=k) + (k-1) log t - lgamma(k)), t = ln(1/x);
     -inf where the smooth part is exactly 0 (H = 0 or all a_l = 0).
     """
     arr = _check_x(x)
@@ -83,8 +84,7 @@ def continuum_density(x, depth: int, alpha, *, dps: int | None = None, form: str
     """
     depth = check_depth(depth)
     schedule = alpha_schedule(depth, alpha)
-    if form not in ("hops", "laguerre"):
-        raise ValueError(f"form must be 'hops' or 'laguerre', got {form!r}")
+    form = check_choice("form", form, ("hops", "laguerre"))
     if form == "laguerre" and len(set(schedule)) > 1:
         raise ValueError("form='laguerre' needs a constant alpha; use form='hops' for schedules")
     if dps is None:
@@ -145,8 +145,7 @@ def continuum_moment(m, depth: int, alpha):
     >>> continuum_moment(1, 2, 0.5)
     0.5625
     """
-    if isinstance(m, bool) or not isinstance(m, numbers.Real) or not np.isfinite(m) or m <= -1:
-        raise ValueError(f"m must be a finite real > -1, got {m!r}")
+    check_float("m", m, -1, open_min=True)
     depth = check_depth(depth)
     schedule = alpha_schedule(depth, alpha)
     return float(np.prod([1.0 - float(a) + float(a) / (m + 1.0) for a in schedule])) if depth else 1.0

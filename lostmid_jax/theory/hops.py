@@ -1,8 +1,10 @@
 """Hop-count distribution: how many of the H blocks route through attention.
 
 Expanding N_H ... N_1 with N_l = (1 - a_l) I + a_l M gives
-N^H = sum_k P(K = k) M^k, where K counts the layers whose attention branch is
-taken: Binomial(H, a) for constant a, Poisson-binomial(a_1..a_H) in general.
+N^H = sum_k P(hops = k) M^k, where the hop count ``hops`` is the number of
+layers whose attention branch is taken: Binomial(H, a) for constant a,
+Poisson-binomial(a_1..a_H) in general. (The letter K is kept for the
+Jacobian engine's cotangents.)
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
+from ..validation import check_choice
 from ._validate import alpha_schedule, check_depth, check_dps, to_fraction
 
 
 def hop_distribution(depth: int, alpha, *, backend: str = "float64", dps: int = 50):
-    """P(K = k) for k = 0..H.
+    """P(hops = k) for k = 0..H.
 
     Args:
       depth: H >= 0.
@@ -32,18 +35,17 @@ def hop_distribution(depth: int, alpha, *, backend: str = "float64", dps: int = 
     """
     depth = check_depth(depth)
     schedule = alpha_schedule(depth, alpha)
+    backend = check_choice("backend", backend, ("float64", "mpmath", "exact"))
     if backend == "float64":
         return np.exp(log_hop_distribution(depth, alpha))
     if backend == "exact":
         values = [to_fraction(a) for a in schedule]
         one, zero = Fraction(1), Fraction(0)
-    elif backend == "mpmath":
+    else:
         ctx = mpmath.MPContext()
         ctx.dps = check_dps(dps)
         values = [ctx.mpf(to_fraction(a).numerator) / to_fraction(a).denominator for a in schedule]
         one, zero = ctx.one, ctx.zero
-    else:
-        raise ValueError(f"backend must be one of ('float64', 'mpmath', 'exact'), got {backend!r}")
     probs = [one] + [zero] * depth
     for n, a in enumerate(values, start=1):
         for k in range(n, 0, -1):
@@ -53,9 +55,9 @@ def hop_distribution(depth: int, alpha, *, backend: str = "float64", dps: int = 
 
 
 def log_hop_distribution(depth: int, alpha) -> np.ndarray:
-    """log P(K = k), k = 0..H, by a log-space Poisson-binomial recursion (float64).
+    """log P(hops = k), k = 0..H, by a log-space Poisson-binomial recursion (float64).
 
-    Stays finite where P(K = k) underflows (e.g. a^H for large H); exact
+    Stays finite where P(hops = k) underflows (e.g. a^H for large H); exact
     zeros (a = 0 or 1 layers) are -inf.
     """
     depth = check_depth(depth)

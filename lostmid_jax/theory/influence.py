@@ -1,29 +1,35 @@
-"""Exact influence rows w_j = (N_H ... N_1)[L, j] in O(H L).
+"""Exact influence rows w_j = (N_H ... N_1)[L, j] in O(H L), every prior, every arithmetic.
 
-The default prior is uniform causal attention (the Cesàro matrix M); other
-Step-0 priors A (:mod:`.priors`: bidirectional, sliding window, chunks,
-prefix-LM, sinks, ALiBi) use N = (1 - a) I + a A and the structured
-operators of :mod:`.prior_ops`, also O(H L) (times the heads for ALiBi).
-
-For a row vector r, (r M)_j = sum_{i >= j} r_i / i is a suffix sum, so one
-residual block N = (1 - a) I + a M acts on the last row as
+N_l = (1 - a_l) I + a_l A with A the Step-0 attention matrix of a prior
+(:mod:`.priors`; uniform causal attention, the Cesàro matrix M, by default).
+One code path serves every prior and every arithmetic: the structured row
+operator r -> r A of :mod:`.prior_ops`, written once against the float64,
+log-space and field (exact / mpmath / arb) arithmetic of :mod:`._arith`.
+For the causal prior, (r M)_j = sum_{i >= j} r_i / i is a suffix sum, so
+one block acts on the last row as
 
     r <- (1 - a) r + a * suffix_cumsum(r / i),      r_0 = e_L.
 
-All N_l are polynomials in M and commute, so the layer order is irrelevant.
+All N_l are polynomials in A and commute, so the layer order is irrelevant.
 Every term is positive (no cancellation): float64 is accurate to ~1e-15
 relative until values underflow; :func:`log_influence_row` covers deep stacks
-and the ``mpmath`` / ``arb`` / ``exact`` backends give any precision.
+and the ``mpmath`` / ``arb`` / ``exact`` backends give any precision. The
+"jax" backend (causal prior only) runs the same recurrence jitted
+(:mod:`.influence_jax`, imported only when asked for). The independent
+route the tests check against is the dense matrix product of
+:mod:`.cesaro` / :mod:`.prior_matrix`.
 """
 
 from __future__ import annotations
+
+import contextlib
+import gc
 
 import numpy as np
 
 from ._arith import FieldOps, FloatOps, LogOps
 from ._fields import arb_field, fraction_field, mpmath_field
 from ._validate import alpha_schedule, check_backend, check_depth, check_dps, check_length
-from . import influence_exact, influence_jax
 from .prior_ops import rollout_row, row_operator
 from .priors import Causal, check_prior
 
@@ -67,27 +73,15 @@ def influence_row(length: int, depth: int, alpha, *, prior=Causal(), backend: st
     schedule = alpha_schedule(depth, alpha)
     prior = check_prior(prior, length)
     backend = check_backend(backend)
-    if not isinstance(prior, Causal):
-        return _prior_row(length, schedule, prior, backend, dps)
-    if backend == "float64":
-        return _row_float64(length, schedule)
-    if backend == "jax":
-        return influence_jax.row_jax(length, schedule)
-    if backend == "exact":
-        return influence_exact.row_exact(length, schedule)
-    dps = check_dps(dps)
-    if backend == "mpmath":
-        return influence_exact.row_mpmath(length, schedule, dps)
-    return influence_exact.row_arb(length, schedule, dps)
-
-
-def _prior_row(length: int, schedule: tuple, prior, backend: str, dps: int):
-    """Any non-causal prior through its structured operator (:mod:`.prior_ops`)."""
     if backend == "float64":
         ops = FloatOps()
         return rollout_row(length, schedule, row_operator(prior, length, ops), ops)
     if backend == "jax":
-        raise ValueError(f"backend 'jax' supports prior=Causal() only, got prior={prior!r}; use backend='float64'")
+        if not isinstance(prior, Causal):
+            raise ValueError(f"backend 'jax' supports prior=Causal() only, got prior={prior!r}; use backend='float64'")
+        from . import influence_jax  # jax only when asked for
+
+        return influence_jax.row_jax(length, schedule)
     if backend == "exact":
         return _field_row(length, schedule, prior, fraction_field())
     dps = check_dps(dps)
@@ -98,19 +92,28 @@ def _prior_row(length: int, schedule: tuple, prior, backend: str, dps: int):
 
 
 def _field_row(length: int, schedule: tuple, prior, field) -> list:
+    """The row as a list of L ``field`` numbers."""
     ops = FieldOps(field)
-    return list(rollout_row(length, schedule, row_operator(prior, length, ops), ops))
+    with _cyclic_gc_paused():
+        return list(rollout_row(length, schedule, row_operator(prior, length, ops), ops))
 
 
-def _row_float64(length: int, schedule: tuple) -> np.ndarray:
-    inv = 1.0 / np.arange(1, length + 1, dtype=np.float64)
-    row = np.zeros(length)
-    row[-1] = 1.0
-    for a in schedule:
-        a = float(a)
-        suffix = np.cumsum((row * inv)[::-1])[::-1]
-        row = (1.0 - a) * row + a * suffix
-    return row
+@contextlib.contextmanager
+def _cyclic_gc_paused():
+    """Pause Python's cyclic garbage collector (restored on exit).
+
+    The field rows allocate millions of short-lived number objects (mpf keeps
+    a tuple per number) while object arrays [L] stay alive, which made the
+    collector's passes cost half the mpmath time; the rows create no
+    reference cycles, so nothing is leaked.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def log_influence_row(length: int, depth: int, alpha, *, prior=Causal()) -> np.ndarray:
@@ -143,21 +146,6 @@ def log_influence_row(length: int, depth: int, alpha, *, prior=Causal()) -> np.n
     depth = check_depth(depth)
     schedule = alpha_schedule(depth, alpha)
     prior = check_prior(prior, length)
-    if not isinstance(prior, Causal):
-        ops = LogOps()
-        with np.errstate(divide="ignore"):
-            return rollout_row(length, schedule, row_operator(prior, length, ops), ops)
-    log_inv = -np.log(np.arange(1, length + 1, dtype=np.float64))
-    log_row = np.full(length, -np.inf)
-    log_row[-1] = 0.0
+    ops = LogOps()
     with np.errstate(divide="ignore"):
-        for a in schedule:
-            a = float(a)
-            if a == 0.0:
-                continue
-            log_suffix = np.logaddexp.accumulate((log_row + log_inv)[::-1])[::-1]
-            if a == 1.0:
-                log_row = log_suffix
-            else:
-                log_row = np.logaddexp(np.log1p(-a) + log_row, np.log(a) + log_suffix)
-    return log_row
+        return rollout_row(length, schedule, row_operator(prior, length, ops), ops)

@@ -1,8 +1,11 @@
-"""JAX backend of the influence-row recurrence (jitted, float64).
+"""JAX backend of the causal influence-row recurrence (jitted, float64).
 
-The schedule is scanned with ``lax.scan``; the suffix sum is a reversed
-``cumsum``. float64 is switched on locally with ``jax.enable_x64`` so the
-caller's global JAX settings are untouched.
+The same recurrence as the structured operator of :mod:`.prior_ops` for the
+causal prior, r <- (1 - a) r + a suffix_cumsum(r / i), written in jax so the
+schedule can be scanned with ``lax.scan`` under jit. Imported only by
+``influence_row(..., backend="jax")``: importing lostmid_jax.theory loads no
+jax. float64 is switched on locally with ``jax.enable_x64`` so the caller's
+global JAX settings are untouched.
 """
 
 from __future__ import annotations

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import math
 
-from ._validate import _check_one_alpha, check_depth
+from ..validation import check_float
+from ._validate import check_alpha, check_depth
 
 
 def _check_x(x: float) -> float:
-    if not (isinstance(x, (int, float)) and 0 < x < 1):
-        raise ValueError(f"x must be a number in (0, 1), got {x!r}")
-    return float(x)
+    return check_float("x", x, 0, 1, open_min=True, open_max=True)
 
 
 def log_factorial_law(depth: int, x: float = 0.5) -> float:
@@ -43,7 +42,7 @@ def log_geometric_law(depth: int, alpha: float, x: float = 0.5) -> float:
     depth = check_depth(depth)
     if depth < 2:
         raise ValueError(f"depth must be >= 2 for the asymptotic law, got {depth}")
-    a = float(_check_one_alpha(alpha, "alpha"))
+    a = float(check_alpha("alpha", alpha))
     if not 0 < a < 1:
         raise ValueError(f"alpha must be in (0, 1) for the geometric law, got {alpha!r}")
     z = a / (1.0 - a) * math.log(1.0 / _check_x(x))

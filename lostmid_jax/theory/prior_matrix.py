@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..validation import check_bool
 from .priors import ALiBi, Bidirectional, Chunks, PrefixLM, SlidingWindow, Sinks, check_prior
 
 
@@ -57,6 +58,7 @@ def attention_matrix(prior, length: int, *, exact: bool = False):
            [0.33333333, 0.33333333, 0.33333333]])
     """
     prior = check_prior(prior, length)
+    exact = check_bool("exact", exact)
     if isinstance(prior, ALiBi):
         if exact:
             raise ValueError("exact=True is not available for ALiBi: its weights e^(-m) are irrational")

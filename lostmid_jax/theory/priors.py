@@ -41,18 +41,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import numbers
 from fractions import Fraction
 
-import mpmath
-
+from ..validation import check_float, check_int
 from ._validate import check_length
-
-
-def _check_int(name: str, value, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,7 +76,7 @@ class SlidingWindow:
     width: int
 
     def __post_init__(self):
-        object.__setattr__(self, "width", _check_int("width", self.width, 1))
+        object.__setattr__(self, "width", check_int("width", self.width, 1))
 
     @property
     def label(self) -> str:
@@ -105,7 +97,7 @@ class Chunks:
     def __post_init__(self):
         if isinstance(self.lengths, (str, bytes)) or not hasattr(self.lengths, "__iter__"):
             raise ValueError(f"lengths must be a sequence of integers >= 1, got {self.lengths!r}")
-        values = tuple(_check_int(f"lengths[{k}]", v, 1) for k, v in enumerate(self.lengths))
+        values = tuple(check_int(f"lengths[{k}]", v, 1) for k, v in enumerate(self.lengths))
         if not values:
             raise ValueError("lengths must hold at least one segment length")
         object.__setattr__(self, "lengths", values)
@@ -117,7 +109,7 @@ class Chunks:
         >>> Chunks.equal(10, 4)
         Chunks(lengths=(4, 4, 2))
         """
-        length, size = check_length(length), _check_int("size", size, 1)
+        length, size = check_length(length), check_int("size", size, 1)
         full, rest = divmod(length, size)
         return cls((size,) * full + ((rest,) if rest else ()))
 
@@ -141,7 +133,7 @@ class PrefixLM:
     prefix: int
 
     def __post_init__(self):
-        object.__setattr__(self, "prefix", _check_int("prefix", self.prefix, 0))
+        object.__setattr__(self, "prefix", check_int("prefix", self.prefix, 0))
 
     @property
     def label(self) -> str:
@@ -165,9 +157,9 @@ class Sinks:
     window: int | None = None
 
     def __post_init__(self):
-        object.__setattr__(self, "count", _check_int("count", self.count, 0))
+        object.__setattr__(self, "count", check_int("count", self.count, 0))
         if self.window is not None:
-            object.__setattr__(self, "window", _check_int("window", self.window, 1))
+            object.__setattr__(self, "window", check_int("window", self.window, 1))
 
     @property
     def label(self) -> str:
@@ -189,7 +181,7 @@ class ALiBi:
     slopes: tuple | None = None
 
     def __post_init__(self):
-        n = _check_int("n_heads", self.n_heads, 1)
+        n = check_int("n_heads", self.n_heads, 1)
         object.__setattr__(self, "n_heads", n)
         if self.slopes is None:
             return
@@ -199,10 +191,7 @@ class ALiBi:
         if len(values) != n:
             raise ValueError(f"slopes has {len(values)} entries but n_heads is {n}; they must match")
         for k, m in enumerate(values):
-            ok = (isinstance(m, (numbers.Real, mpmath.mpf)) and not isinstance(m, bool)
-                  and mpmath.isfinite(m) and m >= 0)
-            if not ok:
-                raise ValueError(f"slopes[{k}] must be a finite number >= 0, got {m!r}")
+            check_float(f"slopes[{k}]", m, 0)
         object.__setattr__(self, "slopes", values)
 
     def slope_values(self) -> tuple:

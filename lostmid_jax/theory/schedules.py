@@ -6,9 +6,8 @@ Every function returns a tuple of H floats in [0, 1], ready for the
 
 from __future__ import annotations
 
-import math
-
-from ._validate import _check_one_alpha, check_depth
+from ..validation import check_float
+from ._validate import check_alpha, check_depth
 
 
 def power_law_schedule(depth: int, a0: float, b: float) -> tuple[float, ...]:
@@ -23,7 +22,6 @@ def power_law_schedule(depth: int, a0: float, b: float) -> tuple[float, ...]:
     (0.8, 0.4, 0.26666666666666666)
     """
     depth = check_depth(depth)
-    a0 = float(_check_one_alpha(a0, "a0"))
-    if isinstance(b, bool) or not isinstance(b, (int, float)) or not math.isfinite(b) or b < 0:
-        raise ValueError(f"b must be a finite number >= 0, got {b!r}")
+    a0 = float(check_alpha("a0", a0))
+    b = check_float("b", b, 0)
     return tuple(a0 * (layer + 1) ** (-float(b)) for layer in range(depth))

@@ -1,17 +1,20 @@
 """Split an influence profile into recency delta, primacy tail and middle.
 
-Bands over x = j/L (``band`` = 0.1 by default), which partition the mass:
+Bands over x = j/L (``band`` = 0.1 by default; :mod:`.middle` holds the
+package's one definition of positions and of the middle), which partition
+the mass:
 
     primacy  x <= band            (the attention-sink tail near the start)
     middle   band < x < 1 - band
     late     1 - band <= x, j < L (the smooth part just before the end)
     recency  j = L                (the residual-only delta, weight prod (1-a_l))
 
-plus the middle density L * w at x = 1/2, the valley (the smallest entry; for
-the Cesàro prior the smooth part decreases in x, so the valley sits at
-j = L - 1, next to the recency delta, not in the middle) and the
-peak-to-trough ratio max w / min w. Everything is computed from log values so
-deep stacks do not underflow; densities and ratios are reported as log10.
+plus the middle density L * w at x = 1/2 (read at j_mid = max(1, floor(L/2))),
+the valley (the smallest entry; for the Cesàro prior the smooth part
+decreases in x, so the valley sits at j = L - 1, next to the recency delta,
+not in the middle) and the peak-to-trough ratio max w / min w. Everything is
+computed from log values so deep stacks do not underflow; densities and
+ratios are reported as log10.
 """
 
 from __future__ import annotations
@@ -22,17 +25,12 @@ import math
 import numpy as np
 from scipy import special
 
-from ._validate import check_depth
+from ._validate import check_band, check_depth
 from .continuum import log_continuum_density
 from .hops import log_hop_distribution
+from .middle import MIDDLE_X, band_masks, middle_index
 
 _LN10 = math.log(10.0)
-
-
-def _check_band(band):
-    if not (isinstance(band, (int, float)) and 0 < band < 0.5):
-        raise ValueError(f"band must be a number in (0, 0.5), got {band!r}")
-    return float(band)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -84,26 +82,22 @@ def summarize_log_row(log_row, *, band: float = 0.1) -> ProfileSummary:
         ``np.log`` of a row); -inf entries mean exact zeros.
       band: width of the primacy and late bands, in (0, 0.5).
     """
-    band = _check_band(band)
+    band = check_band(band)
     log_row = np.asarray(log_row, dtype=np.float64)
     if log_row.ndim != 1 or log_row.size < 1 or np.any(np.isnan(log_row)) or np.any(log_row == np.inf):
         raise ValueError("log_row must be a 1-D array of length >= 1 with no NaN or +inf")
     length = log_row.size
-    x = np.arange(1, length + 1) / length
-    body = x < 1.0  # all but the last token
-    primacy = x <= band
-    late = (x >= 1.0 - band) & body
-    middle = ~primacy & ~late & body
-    j_mid = max(1, length // 2)
+    bands = band_masks(length, band)
+    j_mid = middle_index(length)
     j_min = int(np.argmin(log_row)) + 1
     low, high = float(log_row.min()), float(log_row.max())
     return ProfileSummary(
         length=length,
         recency_weight=math.exp(float(log_row[-1])),
         log10_recency_weight=float(log_row[-1]) / _LN10,
-        primacy_mass=math.exp(_log_mass(log_row[primacy])),
-        middle_mass=math.exp(_log_mass(log_row[middle])),
-        late_mass=math.exp(_log_mass(log_row[late])),
+        primacy_mass=math.exp(_log_mass(log_row[bands.primacy])),
+        middle_mass=math.exp(_log_mass(log_row[bands.middle])),
+        late_mass=math.exp(_log_mass(log_row[bands.late])),
         middle_x=j_mid / length,
         log10_middle_density=(float(log_row[j_mid - 1]) + math.log(length)) / _LN10,
         valley_x=j_min / length,
@@ -117,13 +111,13 @@ def continuum_summary(depth: int, alpha, *, band: float = 0.1) -> ProfileSummary
 
     In t = ln(1/x) the k-hop part is a Gamma(k, 1) law, so the band masses
     are regularized incomplete gamma functions:
-    primacy = sum_k P(K=k) Q(k, ln(1/band)),
-    late = sum_k P(K=k) P(k, -ln(1 - band)), and the middle is the rest of
+    primacy = sum_k P(hops=k) Q(k, ln(1/band)),
+    late = sum_k P(hops=k) P(k, -ln(1 - band)), and the middle is the rest of
     each Gamma law (computed directly, not as 1 minus the others).
     The smooth part decreases in x, so its infimum is at x = 1 and equals
-    P(K = 1) (zero for H >= 2 at a = 1).
+    P(hops = 1) (zero for H >= 2 at a = 1).
     """
-    band = _check_band(band)
+    band = check_band(band)
     depth = check_depth(depth)
     log_p = log_hop_distribution(depth, alpha)
     p = np.exp(log_p)
@@ -139,8 +133,8 @@ def continuum_summary(depth: int, alpha, *, band: float = 0.1) -> ProfileSummary
         primacy_mass=primacy,
         middle_mass=middle,
         late_mass=late,
-        middle_x=0.5,
-        log10_middle_density=float(log_continuum_density(0.5, depth, alpha)) / _LN10,
+        middle_x=MIDDLE_X,
+        log10_middle_density=float(log_continuum_density(MIDDLE_X, depth, alpha)) / _LN10,
         valley_x=1.0,
         log10_valley_density=(float(log_p[1]) if depth else -math.inf) / _LN10,
         log10_peak_to_trough=None,

@@ -1,25 +1,75 @@
 """Micro-training on synthetic tasks: Optax AdamW, orbax checkpoints, per-step snapshots.
 
-Shapes: B batch, L positions, k key-value pairs, bins depth bins.
+Shapes: B batch, L positions, k key-value pairs, N document length (doc_length),
+bins needle bins.
 
-    cfg = TrainConfig(steps=100)                      # or TrainConfig(**SMOKE)
-    result = train(cfg, "runs/x/none/seed0")          # resumes from its ckpt/
-    records, runs = run_experiment(ExperimentConfig(base=cfg), "runs/x")
-    print("\\n".join(verdict(exp, records)))
+    cfg = TrainConfig(steps=100, model=toy_model(width=64))   # or TrainConfig(**SMOKE)
+    result = train(cfg, "runs/x/none/seed0")                  # resumes from its ckpt/
+    result.execution                                          # how the model ran ("auto" resolved)
+
+Baseline and interventions over seeds, with their verdict: lostmid_jax.experiments.micro_training.
 """
 
-from . import metrics, tasks
-from .checkpoint import CheckpointError, checkpoint_manager, restore_latest, save
-from .config import INTERVENTIONS, SMOKE, SNAPSHOT_STEPS, TASKS, TrainConfig
-from .experiment import SMOKE_EXPERIMENT, ExperimentConfig, profile_rows, run_experiment
-from .verdict import verdict
-from .loop import RunResult, init_state, same_state, train
-from .snapshots import accuracy_by_depth, take_snapshot
-from .step import losses, make_optimizer, make_train_step, schedule, train_step_for
+from __future__ import annotations
+
+from .._lazy import lazy_exports
+
+_EXPORTS = {
+    "CheckpointError": ".checkpoint",
+    "checkpoint_manager": ".checkpoint",
+    "restore_latest": ".checkpoint",
+    "save": ".checkpoint",
+    "DEFAULT_MODEL": ".config",
+    "INTERVENTIONS": ".config",
+    "SMOKE": ".config",
+    "SNAPSHOT_STEPS": ".config",
+    "TASKS": ".config",
+    "TrainConfig": ".config",
+    "resolve_attn_impl": ".config",
+    "toy_model": ".config",
+    "training_execution": ".config",
+    "RunResult": ".loop",
+    "init_state": ".loop",
+    "same_state": ".loop",
+    "train": ".loop",
+    "accuracy_by_needle_bin": ".snapshots",
+    "take_snapshot": ".snapshots",
+    "losses": ".step",
+    "make_optimizer": ".step",
+    "make_train_step": ".step",
+    "schedule": ".step",
+    "train_step_for": ".step",
+}
+_SUBMODULES = ('metrics', 'tasks')
 
 __all__ = [
-    "CheckpointError", "ExperimentConfig", "INTERVENTIONS", "RunResult", "SMOKE", "SMOKE_EXPERIMENT",
-    "SNAPSHOT_STEPS", "TASKS", "TrainConfig", "accuracy_by_depth", "checkpoint_manager", "init_state",
-    "losses", "make_optimizer", "make_train_step", "metrics", "profile_rows", "restore_latest", "run_experiment",
-    "same_state", "save", "schedule", "take_snapshot", "tasks", "train", "train_step_for", "verdict",
+    "CheckpointError",
+    "DEFAULT_MODEL",
+    "INTERVENTIONS",
+    "RunResult",
+    "SMOKE",
+    "SNAPSHOT_STEPS",
+    "TASKS",
+    "TrainConfig",
+    "accuracy_by_needle_bin",
+    "checkpoint_manager",
+    "init_state",
+    "losses",
+    "make_optimizer",
+    "make_train_step",
+    "metrics",
+    "resolve_attn_impl",
+    "restore_latest",
+    "same_state",
+    "save",
+    "schedule",
+    "take_snapshot",
+    "tasks",
+    "toy_model",
+    "train",
+    "train_step_for",
+    "training_execution",
 ]
+
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, _SUBMODULES)

@@ -2,12 +2,14 @@
 
     result = train(cfg, run_dir)       # resumes from run_dir/ckpt if present
 
-Run directory layout: train_config.json (this run's TrainConfig, checked on
-resume), metrics.jsonl (one line per step: step, loss, loss_lm, loss_kv,
+Run directory layout: train_config.json (this run's TrainConfig as JSON,
+``TrainConfig(**json.load(f))`` rebuilds it; checked on resume), metrics.jsonl (one line per step: step, loss, loss_lm, loss_kv,
 grad_norm, lr), snapshots.jsonl (one line per snapshot step, see
 snapshots.py), ckpt/<step>/ (orbax). Batch t depends only on (seed, t), so a
 run interrupted and resumed from a checkpoint ends with exactly the same
-parameters and optimizer state as an uninterrupted one.
+parameters and optimizer state as an uninterrupted one. The model runs under
+:func:`.training_execution` (cfg), resolved once when the run starts (attn_impl
+"auto" may build the fused CPU kernel then); RunResult.execution says what ran.
 """
 
 from __future__ import annotations
@@ -21,20 +23,21 @@ import numpy as np
 from flax import nnx
 from tqdm.auto import tqdm
 
-from ..io import _jsonable
-from ..nn import Decoder
+from ..io import jsonable
+from ..nn import Decoder, Execution
 from ..parallel import data_parallel, default_mesh, is_process0, mesh_size
 from . import checkpoint, tasks
-from .config import TrainConfig
+from .config import TrainConfig, training_execution
 from .snapshots import take_snapshot
 from .step import make_optimizer, schedule, train_step_for
 
 
 @dataclasses.dataclass(kw_only=True, eq=False)
 class RunResult:
-    """What a finished (or stopped) run holds: its config, final step, state and records."""
+    """What a finished (or stopped) run holds: its config, how it ran, final step, state and records."""
 
     cfg: TrainConfig
+    execution: Execution
     step: int
     graphdef: object
     params: object
@@ -45,7 +48,7 @@ class RunResult:
 
 def init_state(cfg: TrainConfig):
     """(graphdef, params, opt_state) of the freshly initialized model (seed ``cfg.seed``)."""
-    graphdef, params = nnx.split(Decoder(cfg.model_config(), rngs=nnx.Rngs(cfg.seed)))
+    graphdef, params = nnx.split(Decoder(cfg.model, rngs=nnx.Rngs(cfg.seed)))
     return graphdef, params, make_optimizer(cfg).init(params)
 
 
@@ -63,7 +66,7 @@ def _write_jsonl(path: pathlib.Path, rows: list[dict]) -> None:
 
 def _check_config(run_dir: pathlib.Path, cfg: TrainConfig) -> None:
     path = run_dir / "train_config.json"
-    record = _jsonable(cfg)
+    record = jsonable(cfg)
     if path.exists():
         try:
             old = json.loads(path.read_text())
@@ -97,6 +100,7 @@ def train(cfg: TrainConfig, run_dir: str | pathlib.Path, *, progress: bool = Fal
     run_dir = pathlib.Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     _check_config(run_dir, cfg)
+    execution = training_execution(cfg)
     graphdef, params, opt_state = init_state(cfg)
     mngr = checkpoint.checkpoint_manager(run_dir / "ckpt", cfg)
     restored = checkpoint.restore_latest(mngr, params, opt_state)
@@ -110,10 +114,10 @@ def train(cfg: TrainConfig, run_dir: str | pathlib.Path, *, progress: bool = Fal
     evalset = tasks.eval_set(cfg) if cfg.task != "lm" else None
     wanted = set(cfg.snapshots)
     if start == 0 and 0 in wanted and not snaps:
-        snaps.append(_append(run_dir / "snapshots.jsonl", take_snapshot(cfg, graphdef, params, 0, evalset)))
+        snaps.append(_append(run_dir / "snapshots.jsonl", take_snapshot(cfg, graphdef, params, 0, evalset, execution)))
     data_parallel_devices = mesh_size(mesh if mesh is not None else default_mesh())
     streams = cfg.streams if data_parallel_devices == 1 else 1  # data-parallel: the devices split the batch
-    step_fn, lr = train_step_for(graphdef, cfg, streams), schedule(cfg)
+    step_fn, lr = train_step_for(graphdef, cfg, streams, execution), schedule(cfg)
     params, opt_state, step_fn, place = data_parallel(mesh, params, opt_state, step_fn)
     end = cfg.steps if stop_after is None else min(cfg.steps, stop_after)
     for t in tqdm(range(start, end), disable=not progress, desc=f"{cfg.intervention} seed {cfg.seed}",
@@ -122,11 +126,12 @@ def train(cfg: TrainConfig, run_dir: str | pathlib.Path, *, progress: bool = Fal
         row = {"step": t + 1, **{k: float(v) for k, v in m.items()}, "lr": float(lr(t))}
         metrics.append(_append(run_dir / "metrics.jsonl", row))
         if t + 1 in wanted:
-            snaps.append(_append(run_dir / "snapshots.jsonl", take_snapshot(cfg, graphdef, params, t + 1, evalset)))
+            snap = take_snapshot(cfg, graphdef, params, t + 1, evalset, execution)
+            snaps.append(_append(run_dir / "snapshots.jsonl", snap))
         if (t + 1) % cfg.ckpt_every == 0 or t + 1 == end:
             checkpoint.save(mngr, t + 1, params, opt_state)
     mngr.close()
-    return RunResult(cfg=cfg, step=max(end, start), graphdef=graphdef, params=params, opt_state=opt_state,
+    return RunResult(cfg=cfg, execution=execution, step=max(end, start), graphdef=graphdef, params=params, opt_state=opt_state,
                      metrics=metrics, snapshots=snaps)
 
 

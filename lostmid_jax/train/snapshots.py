@@ -1,10 +1,14 @@
-"""Per-step snapshots: influence profiles, pathways, attention strength, accuracy by depth.
+"""Per-step snapshots: influence profiles, pathways, attention strength, accuracy by needle bin.
 
 A snapshot of the model after t steps is a dict with scalars (step; per
-pathway total / value / score: norm, valley depth, boundary spike, chunk-local
-U, see metrics.py; the total profile's chunk-local U per document
-total_chunk_u_c<c>; per-layer strength a_l; accuracy per depth bin) and
-arrays (total / value / score profiles [L]).
+pathway total / value / score: norm, valley depth, boundary spike,
+document-local U, see metrics.py; the total profile's document-local U per
+document total_chunk_u_c<c>; per-layer strength a_l; accuracy per needle
+bin acc_bin<b>) and arrays (total / value / score profiles [L]).
+
+Everything is measured with the model run as it is trained
+(:func:`.training_execution`: no remat, its layer loop and attention), so
+the numbers are those of the trained function, rounded as in training.
 """
 
 from __future__ import annotations
@@ -15,14 +19,16 @@ import numpy as np
 from flax import nnx
 
 from .. import analysis
+from ..nn import Execution
 from . import metrics, tasks
-from .config import TrainConfig
+from .config import TrainConfig, training_execution
 from .step import predict_values
 
 
-def accuracy_by_depth(graphdef, params, evalset: dict, bins: int) -> np.ndarray:
-    """[bins] fraction of exact argmax answers per depth bin."""
-    pred = np.asarray(predict_values(graphdef, params, jnp.asarray(evalset["kv_tokens"])))
+def accuracy_by_needle_bin(graphdef, params, evalset: dict, bins: int,
+                           execution: Execution | None = None) -> np.ndarray:
+    """[bins] fraction of exact argmax answers per needle bin (model run under ``execution``)."""
+    pred = np.asarray(predict_values(graphdef, params, jnp.asarray(evalset["kv_tokens"]), execution))
     hit = pred == evalset["kv_target"]
     return np.array([hit[evalset["bin"] == b].mean() for b in range(bins)])
 
@@ -32,12 +38,19 @@ def profile_input(model, cfg: TrainConfig) -> jax.Array:
     return model.embed(jnp.asarray(tasks.profile_tokens(cfg)))
 
 
-def take_snapshot(cfg: TrainConfig, graphdef, params, step: int, evalset: dict | None) -> dict:
-    """Measure the model after ``step`` optimizer steps (see module docstring)."""
+def take_snapshot(cfg: TrainConfig, graphdef, params, step: int, evalset: dict | None,
+                  execution: Execution | None = None) -> dict:
+    """Measure the model after ``step`` optimizer steps (see module docstring).
+
+    ``execution``: how the trained model runs (default :func:`.training_execution` (cfg)).
+    """
+    execution = training_execution(cfg) if execution is None else execution
     model = nnx.merge(graphdef, params)
     x = profile_input(model, cfg)
     key = jax.random.key(cfg.eval_seed)
-    split = analysis.pathway_profiles(model, x, method=cfg.profile_method, probes=cfg.probes, key=key)
+    request = analysis.ProfileRequest(length=x.shape[0], method=cfg.profile_method, probes=cfg.probes, split=True,
+                                      remat=execution.remat, unroll_layers=execution.unroll_layers)
+    split = analysis.PathwayProfiles(**dict(zip(analysis.PATHWAYS, analysis.run_profile(model, x, request, key=key))))
     bounds = tasks.boundaries(cfg)
     rec = {"step": step}
     for name in ("total", "value", "score"):
@@ -48,13 +61,13 @@ def take_snapshot(cfg: TrainConfig, graphdef, params, step: int, evalset: dict |
         rec[f"{name}_chunk_u"] = metrics.chunk_u(n, bounds)
     per_doc = metrics.chunk_u_profile(split.total.norms, bounds)
     rec.update({f"total_chunk_u_c{c}": float(u) for c, u in enumerate(per_doc)})
-    for layer, a in enumerate(analysis.attention_strength(model, x)):
+    for layer, a in enumerate(analysis.attention_strength_under(model, x, execution)):
         rec[f"strength_{layer}"] = float(a)
     if evalset is not None:
-        acc = accuracy_by_depth(graphdef, params, evalset, cfg.depth_bins)
+        acc = accuracy_by_needle_bin(graphdef, params, evalset, cfg.needle_bins, execution)
         rec.update({f"acc_bin{b}": float(v) for b, v in enumerate(acc)})
         rec["acc_mean"] = float(acc.mean())
-        rec["acc_middle"] = float(acc[middle_bins(cfg.depth_bins)].mean())
+        rec["acc_middle"] = float(acc[middle_bins(cfg.needle_bins)].mean())
     rec["profiles"] = {name: getattr(split, name).norms.tolist() for name in ("total", "value", "score")}
     return rec
 

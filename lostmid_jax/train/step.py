@@ -1,7 +1,8 @@
 """Optimizer, loss and the jitted training step on a split NNX model.
 
     tx = make_optimizer(cfg)                    # clip -> AdamW(warmup + cosine)
-    step_fn = make_train_step(graphdef, tx)     # (params, opt_state, batch) -> (params, opt_state, metrics)
+    step_fn = make_train_step(graphdef, tx, execution=training_execution(cfg))
+    params, opt_state, metrics = step_fn(params, opt_state, batch)
 
 Loss (B sequences, weights w normalized to mean 1 by the task):
     LM:  mean_{b, j} w_bj * CE(logits_b,j, token_b,j+1)
@@ -16,7 +17,8 @@ import jax.numpy as jnp
 import optax
 from flax import nnx
 
-from .config import TrainConfig
+from ..nn import Execution
+from .config import TrainConfig, training_execution
 
 
 def schedule(cfg: TrainConfig) -> optax.Schedule:
@@ -39,12 +41,13 @@ def _ce(logits, labels):
     return optax.softmax_cross_entropy_with_integer_labels(logits.astype(jnp.float32), labels)
 
 
-def losses(model, batch: dict, streams: int = 1) -> dict[str, jax.Array]:
+def losses(model, batch: dict, streams: int = 1, execution: Execution | None = None) -> dict[str, jax.Array]:
     """Per-task weighted mean cross-entropies {"lm": [], "kv": []} (those present).
 
     With ``streams`` > 1 each task's batch whose size it divides is cut into
     that many equal sub-batches, run as independent computations (XLA can
     overlap them on the CPU cores) and their means averaged: the same loss.
+    ``execution``: how the model runs (None: nn.Execution()).
     """
     if streams > 1:
         parts = {}
@@ -53,17 +56,17 @@ def losses(model, batch: dict, streams: int = 1) -> dict[str, jax.Array]:
             if not task:
                 continue
             n = streams if next(iter(task.values())).shape[0] % streams == 0 else 1
-            subs = [losses(model, {k: v.reshape(n, -1, *v.shape[1:])[i] for k, v in task.items()})[name]
-                    for i in range(n)]
+            subs = [losses(model, {k: v.reshape(n, -1, *v.shape[1:])[i] for k, v in task.items()},
+                           execution=execution)[name] for i in range(n)]
             parts[name] = sum(subs) / n
         return parts
     out = {}
     if "lm_tokens" in batch:
         tok = batch["lm_tokens"]
-        logits = model.lm(tok[:, :-1])                            # [B, L-1, V]
+        logits = model.lm(tok[:, :-1], execution=execution)       # [B, L-1, V]
         out["lm"] = jnp.mean(batch["lm_weights"] * _ce(logits, tok[:, 1:]))
     if "kv_tokens" in batch:
-        logits = model.lm(batch["kv_tokens"])[:, -1]              # [B, V]
+        logits = model.lm(batch["kv_tokens"], execution=execution)[:, -1]  # [B, V]
         out["kv"] = jnp.mean(batch["kv_weights"] * _ce(logits, batch["kv_target"]))
     return out
 
@@ -71,25 +74,28 @@ def losses(model, batch: dict, streams: int = 1) -> dict[str, jax.Array]:
 _STEPS = {}
 
 
-def train_step_for(graphdef, cfg: TrainConfig, streams: int | None = None):
+def train_step_for(graphdef, cfg: TrainConfig, streams: int | None = None, execution: Execution | None = None):
     """The jitted step for this graph and optimizer, cached so runs that share
-    them (seeds, interventions) compile once. ``streams`` defaults to cfg.streams."""
+    them (seeds, interventions) compile once. ``streams`` defaults to cfg.streams,
+    ``execution`` to :func:`.training_execution` (cfg)."""
     streams = cfg.streams if streams is None else streams
-    key = (graphdef, cfg.lr, cfg.warmup, cfg.steps, cfg.weight_decay, cfg.clip, streams)
+    execution = training_execution(cfg) if execution is None else execution
+    key = (graphdef, cfg.lr, cfg.warmup, cfg.steps, cfg.weight_decay, cfg.clip, streams, execution)
     if key not in _STEPS:
-        _STEPS[key] = make_train_step(graphdef, make_optimizer(cfg), streams)
+        _STEPS[key] = make_train_step(graphdef, make_optimizer(cfg), streams, execution)
     return _STEPS[key]
 
 
-def make_train_step(graphdef, tx: optax.GradientTransformation, streams: int = 1):
+def make_train_step(graphdef, tx: optax.GradientTransformation, streams: int = 1,
+                    execution: Execution | None = None):
     """A jitted pure step(params, opt_state, batch) -> (params, opt_state, metrics).
 
     metrics: loss (sum over tasks), loss_lm / loss_kv, grad_norm (before clipping).
-    ``streams``: see :func:`losses`.
+    ``streams``, ``execution``: see :func:`losses`.
     """
 
     def loss_fn(params, batch):
-        parts = losses(nnx.merge(graphdef, params), batch, streams)
+        parts = losses(nnx.merge(graphdef, params), batch, streams, execution)
         return sum(parts.values()), parts
 
     @jax.jit
@@ -104,15 +110,16 @@ def make_train_step(graphdef, tx: optax.GradientTransformation, streams: int = 1
     return step
 
 
-def predict_values(graphdef, params, tokens) -> jax.Array:
-    """Argmax next token after the last position: [B, L] -> [B]."""
-    return _predict(graphdef)(params, tokens)
+def predict_values(graphdef, params, tokens, execution: Execution | None = None) -> jax.Array:
+    """Argmax next token after the last position: [B, L] -> [B] (model run under ``execution``)."""
+    return _predict(graphdef, execution)(params, tokens)
 
 
 _PREDICT = {}
 
 
-def _predict(graphdef):
-    if graphdef not in _PREDICT:
-        _PREDICT[graphdef] = jax.jit(lambda p, t: jnp.argmax(nnx.merge(graphdef, p).lm(t)[:, -1], axis=-1))
-    return _PREDICT[graphdef]
+def _predict(graphdef, execution):
+    if (graphdef, execution) not in _PREDICT:
+        _PREDICT[graphdef, execution] = jax.jit(
+            lambda p, t: jnp.argmax(nnx.merge(graphdef, p).lm(t, execution=execution)[:, -1], axis=-1))
+    return _PREDICT[graphdef, execution]

@@ -1,17 +1,18 @@
 """Synthetic tasks, generated on the fly: batch t is a pure function of (seed, t).
 
-Shapes: B batch, L positions, k key-value pairs, V vocabulary.
+Shapes: B batch, L positions, k key-value pairs, V vocabulary, N document length.
 Tokens: 0 = BOS (starts every document), 1 = QUERY, K keys 2 .. K+1, then
 the values: "keyed" K NV tokens, key j owning K+2+j NV .. K+2+(j+1) NV-1;
 "shared" NV tokens used by every key (``TrainConfig.kv_sizes`` gives K, NV).
 
-- Language modelling on a chunked corpus (the paper's chunked experiment): a
-  document of N tokens starts with BOS, its first content token is uniform and
+- Language modelling on a corpus of documents (the paper's chunked
+  experiment): a document of N = ``doc_length`` tokens starts with BOS, its first content token is uniform and
   the rest follow a fixed sparse bigram chain (4 successors per token, fixed by
   ``eval_seed``), so the loss is learnable and boundaries are marked by BOS.
 - Key-value retrieval (Liu et al. 2023, "Lost in the Middle", Sec. 3):
   [BOS, k_1, v_1, ..., k_k, v_k, QUERY, k_i] -> target v_i, with distinct keys
-  and the needle index i (its depth x = (i + 1/2) / k) drawn per example.
+  and the needle index i (its relative position x = (i + 1/2) / k, binned into
+  ``needle_bins`` needle bins) drawn per example.
   "keyed" values are owned by their key, so v_i is the one context value
   owned by k_i: content lookup plus copy, learned within the default 100 steps;
   "shared" (Liu et al.'s format) needs a previous-token + match circuit.
@@ -53,13 +54,13 @@ def middle_weights(x: np.ndarray, strength: float) -> np.ndarray:
     return 1.0 + strength * (1.0 - np.abs(2.0 * np.asarray(x, np.float64) - 1.0))
 
 
-def depth_bin_edges(pairs: int, bins: int) -> np.ndarray:
+def needle_bin_edges(pairs: int, bins: int) -> np.ndarray:
     """[bins + 1] pair-index edges: bin b holds indices edges[b] .. edges[b+1] - 1."""
     return (np.arange(bins + 1) * pairs) // bins
 
 
 def middle_pairs(pairs: int) -> np.ndarray:
-    """Pair indices whose depth (i + 1/2) / k lies in [1/4, 3/4] (at least one)."""
+    """Pair indices whose relative position (i + 1/2) / k lies in [1/4, 3/4] (at least one)."""
     x = (np.arange(pairs) + 0.5) / pairs
     idx = np.flatnonzero((x >= 0.25) & (x <= 0.75))
     return idx if idx.size else np.array([pairs // 2])
@@ -73,13 +74,13 @@ def _bigram(cfg: TrainConfig) -> tuple[np.ndarray, np.ndarray]:
 
 
 def lm_tokens(cfg: TrainConfig, rng: np.random.Generator, batch: int) -> np.ndarray:
-    """[B, L] int32 chunked corpus: BOS at positions 0, N, 2N, ..."""
+    """[B, L] int32 corpus of documents: BOS at positions 0, N, 2N, ... (N = doc_length)."""
     succ, prob = _bigram(cfg)
     out = np.empty((batch, cfg.lm_length), np.int32)
     choice = rng.choice(4, size=(batch, cfg.lm_length), p=prob)
     fresh = rng.integers(N_SPECIAL, cfg.vocab, size=(batch, cfg.lm_length))
     for j in range(cfg.lm_length):
-        r = j % cfg.chunk
+        r = j % cfg.doc_length
         if r == 0:
             out[:, j] = BOS
         elif r == 1:
@@ -89,7 +90,7 @@ def lm_tokens(cfg: TrainConfig, rng: np.random.Generator, batch: int) -> np.ndar
     return out
 
 
-def depth_probs(cfg: TrainConfig, step: int) -> np.ndarray:
+def needle_probs(cfg: TrainConfig, step: int) -> np.ndarray:
     """[k] sampling probabilities of the needle index at ``step`` for the intervention."""
     k = cfg.kv_pairs
     x = (np.arange(k) + 0.5) / k
@@ -133,12 +134,12 @@ def train_batch(cfg: TrainConfig, step: int) -> dict[str, np.ndarray]:
     if cfg.task in ("lm", "mixed"):
         rng = np.random.default_rng([cfg.seed, step, _LM_STREAM])
         out["lm_tokens"] = lm_tokens(cfg, rng, cfg.lm_batch)
-        x = (np.arange(1, cfg.lm_length) % cfg.chunk) / max(cfg.chunk - 1, 1)  # target's place in its document
+        x = (np.arange(1, cfg.lm_length) % cfg.doc_length) / max(cfg.doc_length - 1, 1)  # place in its document
         w = middle_weights(x, cfg.middle_strength) if middle else np.ones(cfg.lm_length - 1)
         out["lm_weights"] = np.broadcast_to(w / w.mean(), (cfg.lm_batch, cfg.lm_length - 1)).astype(np.float32)
     if cfg.task in ("retrieval", "mixed"):
         rng = np.random.default_rng([cfg.seed, step, _KV_STREAM])
-        needle = rng.choice(cfg.kv_pairs, size=cfg.kv_batch, p=depth_probs(cfg, step))
+        needle = rng.choice(cfg.kv_pairs, size=cfg.kv_batch, p=needle_probs(cfg, step))
         out["kv_tokens"], out["kv_target"] = kv_examples(cfg, rng, needle)
         x = (needle + 0.5) / cfg.kv_pairs
         w = middle_weights(x, cfg.middle_strength) if middle else np.ones(cfg.kv_batch)
@@ -147,17 +148,17 @@ def train_batch(cfg: TrainConfig, step: int) -> dict[str, np.ndarray]:
 
 
 def eval_set(cfg: TrainConfig) -> dict[str, np.ndarray]:
-    """Retrieval evaluation set with ``eval_per_bin`` examples in every depth bin.
+    """Retrieval evaluation set with ``eval_per_bin`` examples in every needle bin.
 
     Returns kv_tokens [bins * n, 2k + 3], kv_target [bins * n], bin [bins * n]
     (fixed by ``eval_seed``, the same for every seed and intervention).
     """
     rng = np.random.default_rng([cfg.eval_seed, _EVAL_STREAM])
-    edges = depth_bin_edges(cfg.kv_pairs, cfg.depth_bins)
+    edges = needle_bin_edges(cfg.kv_pairs, cfg.needle_bins)
     n = cfg.eval_per_bin
-    needle = np.concatenate([rng.integers(edges[b], edges[b + 1], size=n) for b in range(cfg.depth_bins)])
+    needle = np.concatenate([rng.integers(edges[b], edges[b + 1], size=n) for b in range(cfg.needle_bins)])
     tokens, target = kv_examples(cfg, rng, needle)
-    return {"kv_tokens": tokens, "kv_target": target, "bin": np.repeat(np.arange(cfg.depth_bins), n)}
+    return {"kv_tokens": tokens, "kv_target": target, "bin": np.repeat(np.arange(cfg.needle_bins), n)}
 
 
 def profile_tokens(cfg: TrainConfig) -> np.ndarray:
@@ -173,4 +174,4 @@ def boundaries(cfg: TrainConfig) -> np.ndarray:
     """0-based positions of document starts (BOS) in the profile input."""
     if cfg.task == "retrieval":
         return np.array([0])
-    return np.arange(0, cfg.lm_length, cfg.chunk)
+    return np.arange(0, cfg.lm_length, cfg.doc_length)

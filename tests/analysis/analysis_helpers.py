@@ -14,8 +14,8 @@ LENGTH = 16
 
 
 def make_model(dtype="float64", seed=0, **overrides):
-    """The toy preset (Qwen2-like, D = 32, H = 2) with overrides; no remat (faster compiles)."""
-    return Decoder(preset("toy", param_dtype=dtype, remat=False, **overrides), rngs=nnx.Rngs(seed))
+    """The toy preset (Qwen2-like, D = 32, H = 2) with overrides."""
+    return Decoder(preset("toy", param_dtype=dtype, **overrides), rngs=nnx.Rngs(seed))
 
 
 def make_input(model, length=LENGTH, seed=1):

@@ -10,10 +10,10 @@ from lostmid_jax.analysis import influence_profile, pathway_profiles
 from lostmid_jax.analysis.jacobian import dense_jacobian
 
 
-def _dense(model, x, position=-1, freeze=False):
+def _dense(model, x, position=-1, freeze_probs=False):
     """(J [D, L, D] float64 by jax.jacrev on the whole input, ||J_j||_F [L])."""
     graphdef, state = nnx.split(model)
-    jac = dense_jacobian(graphdef, state, jnp.asarray(x), position=position % x.shape[0], freeze=freeze)
+    jac = dense_jacobian(graphdef, state, jnp.asarray(x), position=position % x.shape[0], freeze_probs=freeze_probs)
     jac = np.asarray(jac, np.float64)
     return jac, np.sqrt(np.sum(jac**2, axis=(0, 2)))
 
@@ -50,7 +50,7 @@ def test_pathways_sum_to_total(toy64):
     model, x = toy64
     split = pathway_profiles(model, x)
     jac_total, total = _dense(model, x)
-    jac_value, value = _dense(model, x, freeze=True)
+    jac_value, value = _dense(model, x, freeze_probs=True)
     jac_score = jac_total - jac_value
     np.testing.assert_allclose(split.total.norms, total, rtol=1e-12)
     np.testing.assert_allclose(split.value.norms, value, rtol=1e-12)
@@ -66,7 +66,7 @@ def test_pathways_sum_to_total_float32(toy32):
     model, x = toy32
     split = pathway_profiles(model, x)
     jac_total, total = _dense(model, x)
-    jac_value, value = _dense(model, x, freeze=True)
+    jac_value, value = _dense(model, x, freeze_probs=True)
     np.testing.assert_allclose(split.total.norms, total, rtol=1e-6)
     np.testing.assert_allclose(split.value.norms, value, rtol=1e-6)
     np.testing.assert_allclose(split.score.norms, np.sqrt(np.sum((jac_total - jac_value) ** 2, axis=(0, 2))),

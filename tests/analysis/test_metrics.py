@@ -82,3 +82,21 @@ def test_valley_power_law_recovers_exact_law(side):
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_mean_se_by_hand():
+    m, se = metrics.mean_se([1.0, 2.0, 6.0, np.inf])
+    assert m == pytest.approx(3.0) and se == pytest.approx(np.sqrt(7.0 / 3.0))  # sample var (4 + 1 + 9) / 2
+    one = metrics.mean_se([5.0])
+    assert one[0] == 5.0 and np.isnan(one[1])
+    assert all(np.isnan(v) for v in metrics.mean_se([np.nan]))
+
+
+def test_metrics_use_the_theory_middle():
+    """One position convention: metrics.positions and the valley's centre are theory's."""
+    assert metrics.positions is theory.positions
+    length = 11  # odd L: the centre L/2 = 5.5 lies between positions 5 and 6
+    score = np.abs(np.arange(1, length + 1) - theory.MIDDLE_X * length) + 1.0
+    left = metrics.valley_power_law(score, lo=0.0, side="left")
+    right = metrics.valley_power_law(score, lo=0.0, side="right")
+    assert left.points == right.points == 5  # j = 1..5 and 6..10 (j = L = 11 excluded)

@@ -4,17 +4,21 @@ import numpy as np
 import pytest
 
 from lostmid_jax import theory
-from lostmid_jax.analysis import attention_probs, attention_strength, fit_constant_alpha, theory_row
-from lostmid_jax.nn import forward_with_intermediates
+from lostmid_jax.analysis import (attention_probs, attention_strength, attention_strength_under, fit_constant_alpha,
+                                  theory_row)
+from lostmid_jax.nn import Execution, forward_with_intermediates
 
 
 def test_attention_strength_from_intermediates(toy64):
     model, x = toy64
     a = attention_strength(model, x)
-    _, inter = forward_with_intermediates(model, x, attention_probs=False)
-    attn, resid = np.asarray(inter["attn_out_norm"]), np.asarray(inter["resid_norm"])
+    _, inter = forward_with_intermediates(model, x)  # Capture(): the per-token norms
+    attn, resid = np.asarray(inter.attn_out_norm), np.asarray(inter.resid_norm)
     np.testing.assert_allclose(a, np.mean(attn / (attn + resid), axis=1), rtol=1e-12)
     assert a.shape == (model.cfg.depth,) and np.all((a > 0) & (a < 1))
+    np.testing.assert_array_equal(attention_strength_under(model, x, Execution()), a)
+    unrolled = attention_strength_under(model, x, Execution(remat=False, unroll_layers=True))
+    np.testing.assert_allclose(unrolled, a, rtol=1e-12)  # how it runs: the same function
 
 
 def test_attention_probs(toy64):

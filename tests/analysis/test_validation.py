@@ -1,9 +1,11 @@
 """Bad input raises ValueError naming the argument."""
 
 import jax.numpy as jnp
+import numpy as np
 import pytest
 
-from lostmid_jax.analysis import attention_strength, influence_profile, pathway_profiles
+from lostmid_jax.analysis import ProfileRequest, attention_strength, influence_profile, pathway_profiles
+from lostmid_jax.nn import Execution
 
 
 @pytest.mark.parametrize(
@@ -26,6 +28,27 @@ def test_bad_arguments(toy64, kwargs, match):
         influence_profile(model, x, **kwargs)
     with pytest.raises(ValueError, match=match):
         pathway_profiles(model, x, **kwargs)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+def test_non_finite_input_names_x(toy64, bad):
+    model, x = toy64
+    x = x.at[3, 7].set(bad)
+    for fn in (influence_profile, pathway_profiles):
+        with pytest.raises(ValueError, match=r"x must be finite: 1 NaN or inf entries \(first at \(3, 7\)\)"):
+            fn(model, x)
+
+
+def test_request_is_validated_once_and_resolved(toy64):
+    model, _ = toy64
+    req = ProfileRequest(length=16, method="randomized", probes=np.int64(4), position=-3, chunk=2, split=True)
+    assert (req.position, req.probes, req.remat, req.pathways) == (13, 4, True, ("total", "value", "score"))
+    assert req.execution == Execution(remat=True, keep_probs=True, attn_impl="blocked")
+    assert req.prefix(model.cfg) == 14 and req.count(model.cfg.width) == 4
+    with pytest.raises(ValueError, match="split must be True or False"):
+        ProfileRequest(length=16, split="yes")
+    with pytest.raises(ValueError, match="length must be an int >= 1"):
+        ProfileRequest(length=0)
 
 
 @pytest.mark.parametrize("shape", [(16,), (16, 31), (2, 16, 32), (0, 32)])

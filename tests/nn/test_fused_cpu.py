@@ -1,10 +1,10 @@
-"""The fused C++ attention kernel (nn/fused_cpu) against independent references.
+"""The fused C++ attention kernel (kernels/fused_cpu) against independent references.
 
 References: a float64 dense softmax attention written here from the mask's
 definition (nn_helpers.reference_mask), differentiated by JAX's autodiff; and
-the whole decoder through the blocked XLA route (attn_impl="blocked"). The
-kernel runs in float32, so agreement is to float32 rounding (~1e-6 relative).
-The kernel must build here: CI machines have g++ (see nn/fused_cpu/build.py).
+the whole decoder through the blocked XLA route (Execution(attn_impl="blocked")).
+The kernel runs in float32, so agreement is to float32 rounding (~1e-6 relative).
+The kernel must build here: CI machines have g++ (see kernels/fused_cpu/build.py).
 """
 
 import jax
@@ -14,8 +14,9 @@ import pytest
 from flax import nnx
 from nn_helpers import reference_mask
 
-from lostmid_jax.nn import Decoder, DecoderConfig, fused_cpu
-from lostmid_jax.nn.fused_cpu import FusedSpec, fused_attention
+from lostmid_jax.kernels import fused_cpu
+from lostmid_jax.kernels.fused_cpu import FusedSpec, fused_attention
+from lostmid_jax.nn import Decoder, DecoderConfig, Execution, MaskSpec
 
 CASES = [  # (mask, extra, batch dims, L, G, R, K): tails of rows and tiles, generic and templated K
     ("causal", {}, (2,), 37, 2, 2, 16),
@@ -54,7 +55,7 @@ def test_values_and_gradients_match_dense_float64(case, freeze):
     mask, extra, batch, length, g, r, kd = case
     q, k, v, d_o = inputs(batch, length, g, r, kd)
     allowed = jnp.asarray(reference_mask(length, mask, extra.get("window"), extra.get("prefix")))
-    spec = FusedSpec(mask, extra.get("window", 0), extra.get("prefix", 0), freeze)
+    spec = FusedSpec(MaskSpec(mask, extra.get("window"), extra.get("prefix")), freeze)
 
     def ref(q, k, v):
         q, k, v = (x.astype(jnp.float64) for x in (q, k, v))
@@ -78,7 +79,7 @@ def test_values_and_gradients_match_dense_float64(case, freeze):
 
 def test_vmap_over_cotangents_equals_one_at_a_time():
     q, k, v, d_o = inputs((2,), 20, 2, 2, 16)
-    spec = FusedSpec("causal")
+    spec = FusedSpec(MaskSpec("causal"))
     _, vjp = jax.vjp(lambda q, k, v: fused_attention(q, k, v, spec), q, k, v)
     stacked = jax.vmap(vjp)(jnp.stack([d_o, -3.0 * d_o, jnp.roll(d_o, 1, axis=1)]))
     for t, cot in enumerate([d_o, -3.0 * d_o, jnp.roll(d_o, 1, axis=1)]):
@@ -89,7 +90,7 @@ def test_vmap_over_cotangents_equals_one_at_a_time():
 def test_large_scores_stay_finite():
     """Scores of order 1e3: the row max is subtracted before exp (no overflow)."""
     q, k, v, _ = inputs((1,), 24, 1, 1, 16)
-    out = fused_attention(100.0 * q, 100.0 * k, v, FusedSpec("causal"))
+    out = fused_attention(100.0 * q, 100.0 * k, v, FusedSpec(MaskSpec("causal")))
     allowed = jnp.asarray(reference_mask(24, "causal"))
     want = dense_reference(*(x.astype(jnp.float64) for x in (100.0 * q, 100.0 * k, v)), allowed)[0]
     assert np.all(np.isfinite(out))
@@ -107,19 +108,20 @@ DECODERS = [
 def test_decoder_fused_equals_blocked(extra):
     """Outputs, the input Jacobian (total and value pathway, through vmap) and parameter gradients."""
     cfg = DecoderConfig(depth=2, width=16, **extra)
-    blocked = Decoder(cfg, rngs=nnx.Rngs(3))
-    fused = Decoder(DecoderConfig(**{**cfg.__dict__, "attn_impl": "fused_cpu"}), rngs=nnx.Rngs(3))
+    model = Decoder(cfg, rngs=nnx.Rngs(3))
     x = jax.random.normal(jax.random.key(1), (2, 11, 16), jnp.float32)
     w = jax.random.normal(jax.random.key(2), (2, 11, 16), jnp.float32)
 
-    def everything(model):
+    def everything(model, attn_impl):
         graphdef, state = nnx.split(model)
-        fn = lambda s, x, f=False: nnx.merge(graphdef, s)(x, freeze_attention_probs=f)  # noqa: E731
+        run = Execution(attn_impl=attn_impl)
+        fn = lambda s, x, f=False: nnx.merge(graphdef, s)(x, freeze_probs=f, execution=run)  # noqa: E731
         return dict(y=fn(state, x), jac=jax.jacrev(fn, argnums=1)(state, x[:1]),
                     jac_value=jax.jacrev(lambda s, x: fn(s, x, True), argnums=1)(state, x[:1]),
                     grads=jax.grad(lambda s: jnp.sum(w * fn(s, x)))(state))
 
-    got, want = jax.jit(everything)(fused), jax.jit(everything)(blocked)
+    got = jax.jit(everything, static_argnums=1)(model, "fused_cpu")
+    want = jax.jit(everything, static_argnums=1)(model, "blocked")
     for key in ("y", "jac", "jac_value"):
         np.testing.assert_allclose(got[key], want[key], rtol=0, atol=2e-5, err_msg=key)
     for a, b in zip(jax.tree.leaves(got["grads"]), jax.tree.leaves(want["grads"])):
@@ -129,20 +131,21 @@ def test_decoder_fused_equals_blocked(extra):
 def test_bad_inputs_raise_clear_errors():
     q, k, v, _ = inputs((1,), 8, 1, 1, 8)
     with pytest.raises(ValueError, match="float32 q"):
-        fused_attention(q.astype(jnp.bfloat16), k, v, FusedSpec("causal"))
+        fused_attention(q.astype(jnp.bfloat16), k, v, FusedSpec(MaskSpec("causal")))
     with pytest.raises(ValueError, match="k, v"):
-        fused_attention(q, k[..., :4], v, FusedSpec("causal"))
+        fused_attention(q, k[..., :4], v, FusedSpec(MaskSpec("causal")))
     with pytest.raises(ValueError, match="head dim"):
         big = jnp.zeros((1, 2, 1, 1, 600), jnp.float32)
-        fused_attention(big, big[:, :, :, 0], big[:, :, :, 0], FusedSpec("causal"))
+        fused_attention(big, big[:, :, :, 0], big[:, :, :, 0], FusedSpec(MaskSpec("causal")))
     with pytest.raises(ValueError, match="mask"):
         FusedSpec.from_config(DecoderConfig(mask="document"))
+    fused = Execution(attn_impl="fused_cpu")
     for bad in (dict(position="alibi"), dict(mask="document"), dict(attention="uniform"),
                 dict(param_dtype="float64")):
         with pytest.raises(ValueError, match="attn_impl='fused_cpu'"):
-            DecoderConfig(attn_impl="fused_cpu", **bad)
+            fused.check_for(DecoderConfig(**bad))
     with pytest.raises(ValueError, match="attn_impl"):
-        DecoderConfig(attn_impl="cuda")
-    model = Decoder(DecoderConfig(depth=1, width=8, heads=2, attn_impl="fused_cpu"), rngs=nnx.Rngs(0))
+        Execution(attn_impl="cuda")
+    model = Decoder(DecoderConfig(depth=1, width=8, heads=2), rngs=nnx.Rngs(0))
     with pytest.raises(ValueError, match="segment_ids"):
-        model(jnp.ones((1, 8, 8)), segment_ids=jnp.zeros((1, 8), jnp.int32))
+        model(jnp.ones((1, 8, 8)), segment_ids=jnp.zeros((1, 8), jnp.int32), execution=fused)

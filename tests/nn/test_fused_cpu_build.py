@@ -1,13 +1,14 @@
-"""Building, caching and choosing the fused CPU kernel (nn/fused_cpu/build.py, TrainConfig.attn_impl)."""
+"""Building, caching and choosing the fused CPU kernel (kernels/fused_cpu/build.py, TrainConfig.attn_impl)."""
 
+import logging
 import os
 
 import numpy as np
 import pytest
 
-from lostmid_jax.nn import fused_cpu
-from lostmid_jax.nn.fused_cpu import build
-from lostmid_jax.train import TrainConfig
+from lostmid_jax.kernels import fused_cpu
+from lostmid_jax.kernels.fused_cpu import build
+from lostmid_jax.train import TrainConfig, resolve_attn_impl, toy_model, training_execution
 
 
 def test_library_is_cached_per_source_and_reused(tmp_path, monkeypatch):
@@ -42,15 +43,25 @@ def test_no_compiler_is_reported(monkeypatch):
         build.compiler()
 
 
+def test_loading_says_so_in_the_log(caplog):
+    build.load()  # built (or cached) before: this test only reads the log line of a load
+    build.load.cache_clear()
+    with caplog.at_level(logging.INFO, logger="lostmid_jax.kernels.fused_cpu.build"):
+        build.load()
+    assert any("fused_cpu attention kernel: loading the cached library" in r.getMessage() for r in caplog.records)
+
+
 def test_train_config_auto_picks_the_kernel_only_where_it_builds(monkeypatch):
-    assert TrainConfig().resolved_attn_impl == "fused_cpu"  # CI machines have g++
-    assert TrainConfig().model_config().attn_impl == "fused_cpu"
+    assert resolve_attn_impl(TrainConfig()) == "fused_cpu"  # CI machines have g++
+    assert training_execution(TrainConfig()).attn_impl == "fused_cpu"
     monkeypatch.setattr(fused_cpu, "available", lambda: False)
-    assert TrainConfig().model_config().attn_impl == "blocked"
-    assert TrainConfig(attn_impl="blocked").resolved_attn_impl == "blocked"
+    assert training_execution(TrainConfig()).attn_impl == "blocked"
+    assert resolve_attn_impl(TrainConfig(attn_impl="blocked")) == "blocked"
     monkeypatch.setattr(fused_cpu, "available", lambda: True)
-    assert TrainConfig(width=128, heads=4).resolved_attn_impl == "fused_cpu"  # head dim 32
-    assert TrainConfig(width=256, heads=4).resolved_attn_impl == "blocked"  # 64: slower fused (attention_bench)
-    assert TrainConfig(width=256, heads=4, attn_impl="fused_cpu").model_config().attn_impl == "fused_cpu"
+    assert resolve_attn_impl(TrainConfig(model=toy_model(width=128, heads=4))) == "fused_cpu"  # head dim 32
+    wide = toy_model(width=256, heads=4)  # head dim 64: slower fused (attention_bench)
+    assert resolve_attn_impl(TrainConfig(model=wide)) == "blocked"
+    assert training_execution(TrainConfig(model=wide, attn_impl="fused_cpu")).attn_impl == "fused_cpu"
+    assert resolve_attn_impl(TrainConfig(model=toy_model(position="alibi"))) == "blocked"  # the kernel lacks ALiBi
     with pytest.raises(ValueError, match="attn_impl"):
         TrainConfig(attn_impl="gpu")

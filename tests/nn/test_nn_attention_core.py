@@ -1,13 +1,11 @@
 """Blocked attention with its hand-written backward (attention_core) vs the dense route.
 
-The dense route (forward_with_intermediates, which materializes [B, N, L, L]
-probabilities and is differentiated by JAX's autodiff) is an independent
+The dense route (forward_with_intermediates with Capture(probs=True), which
+materializes [B, N, L, L] probabilities and is differentiated by JAX's autodiff) is an independent
 computation of the same function; the two must agree in float64 to ~1e-12 for
 values, input Jacobians (total and value pathway) and parameter gradients, for
 every mask, position encoding, GQA, and query blocks that do not divide L.
 """
-
-import dataclasses
 
 import jax
 import jax.numpy as jnp
@@ -15,17 +13,17 @@ import numpy as np
 import pytest
 from flax import nnx
 
-from lostmid_jax.nn import Decoder, DecoderConfig
+from lostmid_jax.nn import Capture, Decoder, DecoderConfig, Execution
 from lostmid_jax.nn.attention_core import auto_block
 
 L = 13
 SEGMENTS = np.array([0] * 5 + [1] * 4 + [2] * 4)
-CASES = [  # blocks of 4 or 5 queries: L = 13 leaves a partial last block
+CASES = [  # blocks of 4 or 5 queries: L = 13 leaves a partial last block (attn_block, keep_probs: Execution)
     dict(mask="causal", position="rope", attn_block=4),
     dict(mask="causal", position="alibi", heads=4, kv_heads=2, attn_block=5),
     dict(mask="bidirectional", position="none", attn_block=5),
     dict(mask="sliding_window", window=3, position="rope", heads=4, kv_heads=1, attn_block=4),
-    dict(mask="document", position="alibi", attn_block=4, attn_keep_probs=True),
+    dict(mask="document", position="alibi", attn_block=4, keep_probs=True),
     dict(mask="prefix_lm", prefix=6, position="none", attn_block=5),
     dict(mask="document", position="rope", heads=4, kv_heads=2, attn_block=5),  # segment ids, GQA, no ALiBi
 ]
@@ -42,23 +40,26 @@ def case_params():
 
 
 def make(case):
+    """(Decoder, Execution) of a case."""
     case = dict(case)
+    execution = Execution(attn_block=case.pop("attn_block", None), keep_probs=case.pop("keep_probs", False))
     cfg = DecoderConfig(depth=2, width=16, heads=case.pop("heads", 2), param_dtype="float64",
                         qkv_bias=True, **case)
-    return Decoder(cfg, rngs=nnx.Rngs(3))
+    return Decoder(cfg, rngs=nnx.Rngs(3)), execution
 
 
-def dense(model, x, seg, freeze=False):
-    return model.forward_with_intermediates(x, segment_ids=seg, freeze_attention_probs=freeze)[0]
+def dense(model, x, seg, freeze_probs=False, execution=None):
+    return model.forward_with_intermediates(x, segment_ids=seg, freeze_probs=freeze_probs,
+                                            capture=Capture(probs=True), execution=execution)[0]
 
 
-def blocked(model, x, seg, freeze=False):
-    return model(x, segment_ids=seg, freeze_attention_probs=freeze)
+def blocked(model, x, seg, freeze_probs=False, execution=None):
+    return model(x, segment_ids=seg, freeze_probs=freeze_probs, execution=execution)
 
 
 @pytest.mark.parametrize("case", case_params())
 def test_blocked_matches_dense(case):
-    model = make(case)
+    model, execution = make(case)
     graphdef, state = nnx.split(model)
     seg = jnp.asarray(SEGMENTS) if case["mask"] == "document" else None
     x = jax.random.normal(jax.random.key(1), (L, 16), jnp.float64)
@@ -69,7 +70,7 @@ def test_blocked_matches_dense(case):
         """Outputs, full Jacobians (total, value) and parameter gradients of one route each."""
         out = {}
         for name, route in (("blocked", blocked), ("dense", dense)):
-            fn = lambda s, x, f=False: route(nnx.merge(graphdef, s), x, seg, f)  # noqa: E731
+            fn = lambda s, x, f=False: route(nnx.merge(graphdef, s), x, seg, f, execution)  # noqa: E731
             out[name] = dict(y=fn(state, x), jac=jax.jacrev(fn, argnums=1)(state, x),
                              jac_value=jax.jacrev(lambda s, x: fn(s, x, True), argnums=1)(state, x),
                              grads=jax.grad(lambda s: jnp.sum(w * fn(s, x)))(state))
@@ -89,22 +90,21 @@ def test_blocked_matches_dense(case):
 
 
 def test_blocked_float32_batched_matches_dense():
-    cfg = DecoderConfig(depth=2, width=32, heads=4, kv_heads=2, position="rope", attn_block=16)
+    cfg = DecoderConfig(depth=2, width=32, heads=4, kv_heads=2, position="rope")
     model = Decoder(cfg, rngs=nnx.Rngs(0))
     x = jax.random.normal(jax.random.key(1), (3, 50, 32))
-    np.testing.assert_allclose(model(x), model.forward_with_intermediates(x)[0], rtol=0, atol=2e-6)
+    dense_y = model.forward_with_intermediates(x, capture=Capture(probs=True))[0]
+    np.testing.assert_allclose(model(x, execution=Execution(attn_block=16)), dense_y, rtol=0, atol=2e-6)
 
 
 def test_block_size_does_not_change_results():
-    base = make({**CASES[0], "attn_block": None})
+    base, _ = make({**CASES[0], "attn_block": None})
     x = jax.random.normal(jax.random.key(1), (L, 16), jnp.float64)
     for block in (1, 7):
-        other = dataclasses.replace(base.cfg, attn_block=block)
-        m = Decoder(other, rngs=nnx.Rngs(3))
-        np.testing.assert_allclose(m(x), base(x), rtol=0, atol=1e-13)
+        np.testing.assert_allclose(base(x, execution=Execution(attn_block=block)), base(x), rtol=0, atol=1e-13)
 
 
 def test_auto_block():
     assert [auto_block(n) for n in (1, 64, 65, 512, 513, 1024, 2048)] == [64, 64, 64, 64, 128, 128, 256]
     with pytest.raises(ValueError, match="attn_block"):
-        DecoderConfig(attn_block=0)
+        Execution(attn_block=0)

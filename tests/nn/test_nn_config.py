@@ -1,9 +1,11 @@
 """DecoderConfig validation, presets and parameter counts."""
 
 import dataclasses
+import json
 import math
 
 import jax
+import numpy as np
 import pytest
 from flax import nnx
 
@@ -43,6 +45,14 @@ BAD_CONFIGS = [
     (dict(vocab_size=0), "vocab_size"),
     (dict(param_dtype="int32"), "param_dtype"),
     (dict(dtype="float8"), "dtype"),
+    (dict(qkv_bias="False"), "qkv_bias"),
+    (dict(out_bias=1), "out_bias"),
+    (dict(norm_bias=None), "norm_bias"),
+    (dict(pre_norm="False"), "pre_norm"),
+    (dict(final_norm=0), "final_norm"),
+    (dict(mlp_bias="True"), "mlp_bias"),
+    (dict(residual="False"), "residual"),
+    (dict(tie_embeddings=np.bool_(True)), "tie_embeddings"),
 ]
 
 
@@ -68,6 +78,14 @@ def test_config_is_frozen_keyword_only_and_hashable():
     assert hash(cfg) == hash(DecoderConfig(depth=3, attn_mix=(0.1, 0.2, 0.3)))
     assert cfg.layer_mix() == (0.1, 0.2, 0.3)
     assert DecoderConfig(depth=2, attn_mix=0.5).layer_mix() == (0.5, 0.5)
+
+
+def test_config_is_architecture_only_and_round_trips_through_json():
+    names = {f.name for f in dataclasses.fields(DecoderConfig)}
+    assert not names & {"remat", "attn_block", "attn_keep_probs", "keep_probs", "unroll_layers", "attn_impl"}
+    cfg = preset("toy", depth=3, attn_mix=(0.1, 0.2, 0.3), width=np.int64(64))
+    assert type(cfg.width) is int  # stored in its canonical type
+    assert DecoderConfig.from_dict(json.loads(json.dumps(dataclasses.asdict(cfg)))) == cfg
 
 
 def test_every_field_is_documented():

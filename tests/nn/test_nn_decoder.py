@@ -1,5 +1,5 @@
 """Decoder behaviour: shapes, batching, remat, intermediates, frozen probabilities,
-LM head, initialization, ensembles."""
+execution and capture arguments, LM head, initialization, ensembles."""
 
 import functools
 
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from flax import nnx
 
-from lostmid_jax.nn import (Decoder, DecoderConfig, apply_fn, forward_with_intermediates,
-                            init_ensemble, preset)
+from lostmid_jax.nn import (Capture, Decoder, DecoderConfig, Execution, Intermediates, apply_fn,
+                            forward_with_intermediates, init_ensemble, preset)
 
 L = 6
 
@@ -38,9 +38,9 @@ def test_shapes_and_batching():
 def test_remat_matches_no_remat_values_and_gradients():
     x = inputs(toy())
     outs = []
+    _, state, fn = apply_fn(Decoder(toy(), rngs=nnx.Rngs(0)))
     for remat in (True, False):
-        _, state, fn = apply_fn(Decoder(toy(remat=remat), rngs=nnx.Rngs(0)))
-        loss = lambda s, x: jnp.sum(fn(s, x)[-1] ** 2)  # noqa: E731
+        loss = lambda s, x: jnp.sum(fn(s, x, execution=Execution(remat=remat))[-1] ** 2)  # noqa: E731
         outs.append(jax.jit(jax.value_and_grad(loss, argnums=(0, 1)))(state, x))
     for a, b in zip(jax.tree.leaves(outs[0]), jax.tree.leaves(outs[1])):
         np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
@@ -59,22 +59,28 @@ def test_intermediates_shapes_values_and_jit():
     cfg = toy(depth=3, attention="softmax")
     model = Decoder(cfg, rngs=nnx.Rngs(0))
     x = inputs(cfg)
-    y, inter = forward_with_intermediates(model, x)
+    y, inter = forward_with_intermediates(model, x, capture=Capture(probs=True))
+    assert isinstance(inter, Intermediates)
     np.testing.assert_allclose(y, model(x), rtol=1e-12)
-    assert inter["attn_probs"].shape == (3, cfg.heads, L, L)
+    assert inter.attn_probs.shape == (3, cfg.heads, L, L)
     for k in ("resid_norm", "attn_out_norm", "mlp_out_norm"):
-        assert inter[k].shape == (3, L)
-    np.testing.assert_allclose(inter["resid_norm"][0], jnp.linalg.norm(x, axis=-1), rtol=1e-12)
-    probs = np.asarray(inter["attn_probs"])
+        assert getattr(inter, k).shape == (3, L)
+    np.testing.assert_allclose(inter.resid_norm[0], jnp.linalg.norm(x, axis=-1), rtol=1e-12)
+    np.testing.assert_array_equal(inter.layer(1).attn_out_norm, inter.attn_out_norm[1])
+    probs = np.asarray(inter.attn_probs)
     np.testing.assert_allclose(probs.sum(-1), 1.0, rtol=1e-12)
     assert np.all(probs[..., np.triu_indices(L, 1)[0], np.triu_indices(L, 1)[1]] == 0)
-    # the same through the functional view, under jit, batched
+    # the same through the functional view, under jit (Intermediates is a pytree), batched
     _, state, fn = apply_fn(model, with_intermediates=True)
-    y2, inter2 = jax.jit(fn)(state, x[None])
+    y2, inter2 = jax.jit(functools.partial(fn, capture=Capture(probs=True)))(state, x[None])
     np.testing.assert_allclose(y2[0], y, rtol=1e-12)
-    np.testing.assert_allclose(inter2["attn_probs"][:, 0], inter["attn_probs"], rtol=1e-12)
-    _, inter3 = jax.jit(functools.partial(fn, attention_probs=False))(state, x)
-    assert "attn_probs" not in inter3
+    np.testing.assert_allclose(inter2.attn_probs[:, 0], inter.attn_probs, rtol=1e-12)
+    _, inter3 = jax.jit(fn)(state, x)  # default Capture(): norms only
+    assert inter3.attn_probs is None and set(inter3.as_dict()) == {"resid_norm", "attn_out_norm", "mlp_out_norm"}
+    np.testing.assert_allclose(inter3.resid_norm, inter.resid_norm, rtol=1e-12)
+    _, probs_only = forward_with_intermediates(model, x, capture=Capture(norms=False, probs=True))
+    assert set(probs_only.as_dict()) == {"attn_probs"}
+    assert not hasattr(model, "attn_probs") and not hasattr(model, "resid_norm")  # nothing left on the module
 
 
 def test_intermediates_residual_norm_chain():
@@ -84,25 +90,37 @@ def test_intermediates_residual_norm_chain():
     model = Decoder(cfg, rngs=nnx.Rngs(0))
     x = jax.random.normal(jax.random.key(0), (L, 8), jnp.float64)
     y, inter = model.forward_with_intermediates(x)
-    assert "mlp_out_norm" not in inter
-    np.testing.assert_allclose(inter["resid_norm"][0], np.linalg.norm(x, axis=-1), rtol=1e-12)
+    assert inter.mlp_out_norm is None
+    np.testing.assert_allclose(inter.resid_norm[0], np.linalg.norm(x, axis=-1), rtol=1e-12)
     # y = (1-a) h1 + a attn(h1): its norm is bounded by the triangle inequality
-    bound = 0.7 * inter["resid_norm"][1] + 0.3 * inter["attn_out_norm"][1]
+    bound = 0.7 * inter.resid_norm[1] + 0.3 * inter.attn_out_norm[1]
     assert np.all(np.linalg.norm(y, axis=-1) <= bound + 1e-12)
 
 
-def test_nnx_capture_collects_intermediates():
+def test_execution_and_capture_arguments_are_checked():
     cfg = toy()
     model = Decoder(cfg, rngs=nnx.Rngs(0))
     x = inputs(cfg)
-    y, captured = nnx.capture(model, nnx.Intermediate)(x)
-    np.testing.assert_allclose(y, model(x), rtol=1e-12)
-    (probs,) = captured["attn_probs"].get_value()  # sow appends one entry per call
-    assert probs.shape == (cfg.depth, cfg.heads, L, L)
-    assert not hasattr(model, "attn_probs")  # nothing left on the module
+    with pytest.raises(ValueError, match="execution must be an nn.Execution"):
+        model(x, execution={"remat": False})
+    with pytest.raises(ValueError, match="capture must be an nn.Capture"):
+        model.forward_with_intermediates(x, capture="probs")
+    with pytest.raises(ValueError, match="freeze_probs must be True or False"):
+        model(x, freeze_probs="False")
+    with pytest.raises(ValueError, match="attn_impl='fused_cpu'"):  # float64 compute: the kernel is float32
+        model(x, execution=Execution(attn_impl="fused_cpu"))
+    for kwargs, name in [(dict(remat="False"), "remat"), (dict(attn_block=0), "attn_block"),
+                         (dict(keep_probs=1), "keep_probs"), (dict(unroll_layers=None), "unroll_layers"),
+                         (dict(attn_impl="cuda"), "attn_impl")]:
+        with pytest.raises(ValueError, match=name):
+            Execution(**kwargs)
+    with pytest.raises(ValueError, match="probs"):
+        Capture(probs="yes")
+    assert Execution() == Execution(remat=True, attn_block=None, keep_probs=False, unroll_layers=False,
+                                    attn_impl="blocked")  # today's defaults
 
 
-def test_freeze_attention_probs_is_value_pathway():
+def test_freeze_probs_is_value_pathway():
     """One softmax layer, no norm/MLP: with frozen probabilities the Jacobian is
     d y_i / d x_j = delta_ij I + sum_h P^h_ij (W_v^h W_o^h)^T exactly."""
     cfg = DecoderConfig(depth=1, width=8, heads=2, mlp="none", norm="none", init_std=0.5,
@@ -110,9 +128,9 @@ def test_freeze_attention_probs_is_value_pathway():
     model = Decoder(cfg, rngs=nnx.Rngs(0))
     x = jax.random.normal(jax.random.key(0), (L, 8), jnp.float64)
     _, state, fn = apply_fn(model)
-    frozen = jax.jit(jax.jacrev(functools.partial(fn, freeze_attention_probs=True), argnums=1))(state, x)
+    frozen = jax.jit(jax.jacrev(functools.partial(fn, freeze_probs=True), argnums=1))(state, x)
     full = jax.jit(jax.jacrev(fn, argnums=1))(state, x)
-    probs = np.asarray(model.forward_with_intermediates(x)[1]["attn_probs"][0])  # [N, L, L]
+    probs = np.asarray(model.forward_with_intermediates(x, capture=Capture(probs=True))[1].attn_probs[0])  # [N, L, L]
     v = np.asarray(model.blocks.attn.v.kernel[...][0])  # [D, N K]
     o = np.asarray(model.blocks.attn.o.kernel[...][0])  # [N K, D]
     k = cfg.resolved_head_dim
@@ -129,7 +147,7 @@ def test_freeze_is_a_no_op_for_uniform_attention():
     _, state, fn = apply_fn(Decoder(cfg, rngs=nnx.Rngs(0)))
     x = inputs(cfg)
     jac = jax.jit(jax.jacrev(fn, argnums=1))
-    jac_frozen = jax.jit(jax.jacrev(functools.partial(fn, freeze_attention_probs=True), argnums=1))
+    jac_frozen = jax.jit(jax.jacrev(functools.partial(fn, freeze_probs=True), argnums=1))
     np.testing.assert_allclose(jac(state, x), jac_frozen(state, x), rtol=1e-12, atol=1e-14)
 
 

@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 from flax import nnx
 
-from lostmid_jax.nn import Decoder, DecoderConfig, rope
-from lostmid_jax.nn.config import MASK_KINDS
+from lostmid_jax.nn import MASK_KINDS, Decoder, DecoderConfig, Execution, MaskSpec, rope
 from lostmid_jax.nn.init import TokenLinear
 from lostmid_jax.nn.masks import allowed_block, static_allowed_block
 from nn_helpers import reference_mask
@@ -47,15 +46,20 @@ def test_token_linear_is_x_w_plus_b():
 def test_static_mask_blocks_equal_traced_ones(mask):
     cfg = DecoderConfig(mask=mask, window=3 if mask == "sliding_window" else None,
                         prefix=4 if mask == "prefix_lm" else None)
+    spec = MaskSpec.from_config(cfg)
     if mask == "document":  # needs segment ids: no static form
         with pytest.raises(ValueError, match="segment_ids"):
-            static_allowed_block(cfg, (0, 5), (0, 5))
+            static_allowed_block(spec, (0, 5), (0, 5))
         return
     full = reference_mask(12, mask, window=cfg.window, prefix=cfg.prefix)  # from the definition
     for (q0, q1), (k0, k1) in [((0, 5), (0, 5)), ((3, 9), (1, 12)), ((6, 7), (0, 12))]:
-        static = static_allowed_block(cfg, (q0, q1), (k0, k1))
+        static = static_allowed_block(spec, (q0, q1), (k0, k1))
         np.testing.assert_array_equal(static, full[q0:q1, k0:k1])
-        np.testing.assert_array_equal(static, np.asarray(allowed_block(cfg, (q0, q1), (k0, k1)))[0])
+        np.testing.assert_array_equal(static, np.asarray(allowed_block(spec, (q0, q1), (k0, k1)))[0])
+    for q0, q1 in [(0, 5), (3, 9), (11, 12)]:  # the key range holds every allowed key of the query block
+        k0, k1 = spec.key_range((q0, q1), 12)
+        cols = np.flatnonzero(full[q0:q1].any(axis=0))
+        assert k0 == cols.min() and k1 == cols.max() + 1
 
 
 def _model(**kw):
@@ -68,8 +72,9 @@ def test_unrolled_layers_match_scan_values_and_gradients():
     tokens = jax.random.randint(jax.random.key(3), (2, 9), 0, 11)
     results = []
     for unroll in (False, True):
-        graphdef, params = nnx.split(_model(unroll_layers=unroll))
-        loss = lambda p: jnp.sum(jnp.tanh(nnx.merge(graphdef, p).lm(tokens)))  # noqa: E731
+        graphdef, params = nnx.split(_model())
+        run = Execution(unroll_layers=unroll)
+        loss = lambda p: jnp.sum(jnp.tanh(nnx.merge(graphdef, p).lm(tokens, execution=run)))  # noqa: E731
         results.append(jax.jit(jax.value_and_grad(loss))(params))
     for a, b in zip(jax.tree.leaves(results[0]), jax.tree.leaves(results[1])):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-13)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from flax import nnx
 
-from lostmid_jax.nn import Decoder, DecoderConfig, alibi_slopes, rope
+from lostmid_jax.nn import Capture, Decoder, DecoderConfig, alibi_slopes, rope
 
 L, N, K = 9, 3, 8
 
@@ -44,8 +44,8 @@ def test_rope_preserves_norm_and_is_identity_at_zero():
 def _probs(cfg, positions, seed=0):
     model = Decoder(cfg, rngs=nnx.Rngs(seed))
     x = jax.random.normal(jax.random.key(5), (L, cfg.width), jnp.float64)
-    _, inter = model.forward_with_intermediates(x, positions=positions)
-    return np.asarray(inter["attn_probs"])  # [H, N, L, L]
+    _, inter = model.forward_with_intermediates(x, positions=positions, capture=Capture(norms=False, probs=True))
+    return np.asarray(inter.attn_probs)  # [H, N, L, L]
 
 
 @pytest.mark.parametrize("position", ["rope", "alibi"])
@@ -74,8 +74,8 @@ def test_alibi_with_zero_queries_is_exponential_in_distance():
     cfg = DecoderConfig(depth=1, width=8, heads=2, position="alibi", param_dtype="float64")
     model = Decoder(cfg, rngs=nnx.Rngs(0))
     model.blocks.attn.q.kernel[...] = jnp.zeros_like(model.blocks.attn.q.kernel[...])
-    _, inter = model.forward_with_intermediates(jnp.ones((L, 8)))
-    probs = np.asarray(inter["attn_probs"][0])  # [N, L, L]
+    _, inter = model.forward_with_intermediates(jnp.ones((L, 8)), capture=Capture(probs=True))
+    probs = np.asarray(inter.attn_probs[0])  # [N, L, L]
     i, j = np.indices((L, L))
     for h, m in enumerate(alibi_slopes(2)):
         logits = np.where(j <= i, -m * (i - j), -np.inf)

@@ -20,16 +20,16 @@ from flax import nnx  # noqa: E402
 
 from lostmid_jax.analysis import influence_profile  # noqa: E402
 from lostmid_jax.nn import Decoder, preset  # noqa: E402
-from lostmid_jax.train import TrainConfig, init_state, tasks, train, train_step_for  # noqa: E402
+from lostmid_jax.train import TrainConfig, init_state, tasks, toy_model, train, train_step_for  # noqa: E402
 
 out = pathlib.Path(sys.argv[1])
 mesh = make_mesh()
 assert mesh.size == 4 and jax.local_device_count() == 2
-model = Decoder(preset("toy", param_dtype="float32", remat=False, width=16, heads=2, kv_heads=1), rngs=nnx.Rngs(0))
+model = Decoder(preset("toy", param_dtype="float32", width=16, heads=2, kv_heads=1), rngs=nnx.Rngs(0))
 x = jax.random.normal(jax.random.key(1), (12, 16))
 prof = influence_profile(model, x, mesh=mesh)
-cfg = TrainConfig(task="retrieval", steps=3, width=16, depth=1, heads=2, kv_heads=1, vocab=16, kv_pairs=4,
-                  depth_bins=2, kv_batch=8, lm_length=24, chunk=8, lm_batch=2, snapshot_steps=(),
+cfg = TrainConfig(task="retrieval", steps=3, model=toy_model(width=16, depth=1, heads=2, kv_heads=1, vocab=16),
+                  kv_pairs=4, needle_bins=2, kv_batch=8, lm_length=24, doc_length=8, lm_batch=2, snapshot_steps=(),
                   eval_per_bin=4, ckpt_every=1, warmup=1)
 many = train(cfg, out / "many", mesh=mesh)
 if is_process0():

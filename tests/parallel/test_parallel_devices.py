@@ -21,9 +21,9 @@ from lostmid_jax.analysis import influence_profile, pathway_profiles  # noqa: E4
 from lostmid_jax.analysis.ensemble import mapped_profiles  # noqa: E402
 from lostmid_jax.nn import Decoder, preset  # noqa: E402
 from lostmid_jax.parallel import make_mesh, using_mesh  # noqa: E402
-from lostmid_jax.train import TrainConfig, train  # noqa: E402
+from lostmid_jax.train import TrainConfig, toy_model, train  # noqa: E402
 
-TINY = dict(param_dtype="float32", width=16, heads=2, kv_heads=1, depth=2, mlp_width=32, remat=False)
+TINY = dict(param_dtype="float32", width=16, heads=2, kv_heads=1, depth=2, mlp_width=32)
 
 
 def _model(seed=0):
@@ -91,9 +91,9 @@ def test_memory_bound_keeps_profile_and_reports_chunk(mesh):
 
 
 def _train_cfg():
-    return TrainConfig(task="retrieval", steps=3, width=16, depth=1, heads=2, kv_heads=1, vocab=16, kv_pairs=4,
-                       depth_bins=2, kv_batch=8, lm_length=24, chunk=8, lm_batch=2, snapshot_steps=(),
-                       eval_per_bin=4, ckpt_every=1, warmup=1)
+    return TrainConfig(task="retrieval", steps=3, model=toy_model(width=16, depth=1, heads=2, kv_heads=1, vocab=16),
+                       kv_pairs=4, needle_bins=2, kv_batch=8, lm_length=24, doc_length=8, lm_batch=2,
+                       snapshot_steps=(), eval_per_bin=4, ckpt_every=1, warmup=1)
 
 
 def test_data_parallel_training_matches_single_and_shares_checkpoints(mesh, tmp_path):
@@ -115,9 +115,9 @@ def test_data_parallel_training_matches_single_and_shares_checkpoints(mesh, tmp_
 
 
 def test_step0_seeds_spread_over_devices(tmp_path, monkeypatch):
-    from lostmid_jax.analysis import step0
-    from lostmid_jax.analysis.step0_config import Step0Config
-    from lostmid_jax.cli import step0 as step0_cli
+    from lostmid_jax.experiments import script
+    from lostmid_jax.experiments.step0 import measure as step0
+    from lostmid_jax.experiments.step0.config import Config as Step0Config
 
     cfg = Step0Config(presets=("toy",), length=8, seeds=2, variants=("native",), method="randomized", probes=3,
                       heat_length=8)
@@ -130,7 +130,7 @@ def test_step0_seeds_spread_over_devices(tmp_path, monkeypatch):
     assert calls == [[0, 1]]  # both seeds in one call, one per device
     args = ["--preset", "toy", "--length", "8", "--seeds", "2", "--variants", "native", "--method", "randomized",
             "--probes", "3", "--heat-length", "8", "--no-progress", "--no-figures", "--devices", "2"]
-    assert step0_cli.main([*args, "--out", str(tmp_path / "cli")]) == 0
+    assert script.main("step0", [*args, "--out", str(tmp_path / "cli")]) == 0
     assert calls == [[0, 1], [0, 1]]
     for seed, (a, b) in enumerate(zip(one, two)):
         c = step0.load_unit(tmp_path / "cli" / "units" / f"toy__native__s{seed}.npz")

@@ -7,7 +7,7 @@ import pytest
 from flax import nnx
 from jax.sharding import Mesh
 
-from lostmid_jax.analysis import influence_profile, pathway_profiles
+from lostmid_jax.analysis import ProfileRequest, influence_profile, pathway_profiles
 from lostmid_jax.analysis.jacobian import cotangent_sq_norms
 from lostmid_jax.analysis.memory import block_bytes, plan_memory
 from lostmid_jax.nn import Decoder, preset
@@ -18,8 +18,7 @@ DIST_ENV = ("JAX_COORDINATOR_ADDRESS", "JAX_NUM_PROCESSES", "JAX_PROCESS_ID", "S
 
 @pytest.fixture(scope="module")
 def tiny():
-    model = Decoder(preset("toy", width=16, heads=2, kv_heads=1, depth=1, mlp_width=32, remat=False),
-                    rngs=nnx.Rngs(0))
+    model = Decoder(preset("toy", width=16, heads=2, kv_heads=1, depth=1, mlp_width=32), rngs=nnx.Rngs(0))
     return model, jax.random.normal(jax.random.key(1), (8, 16), model.cfg.compute_dtype)
 
 
@@ -56,13 +55,14 @@ def test_bad_remat_and_devices(tiny):
 def test_memory_estimate_covers_xla_count(remat):
     """XLA's compiled buffer sizes (an independent count) stay below the plan's estimate, within 3x
     (0.58 and 0.54 measured at this size)."""
-    cfg = preset("toy", param_dtype="float32", remat=remat)
+    cfg = preset("toy", param_dtype="float32")
     gd, st = nnx.split(nnx.eval_shape(lambda: Decoder(cfg, rngs=nnx.Rngs(0))))
     length, count, chunk = 128, 32, 8
     x = jax.ShapeDtypeStruct((length, cfg.width), jnp.float32)
     cots = jax.ShapeDtypeStruct((count, cfg.width), jnp.float32)
-    mem = cotangent_sq_norms.lower(gd, st, x, cots, None, position=length - 1, split=True,
-                                   chunk=chunk).compile().memory_analysis()
+    request = ProfileRequest(length=length, split=True, remat=remat)
+    mem = cotangent_sq_norms.lower(gd, st, x, cots, None, position=length - 1, split=True, chunk=chunk,
+                                   execution=request.execution).compile().memory_analysis()
     xla = mem.temp_size_in_bytes + mem.output_size_in_bytes  # what the call adds to the state and inputs
     plan = plan_memory(cfg, length=length, count=count, split=True, remat=remat, weight_bytes=block_bytes(st),
                        chunk=chunk)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from lostmid_jax import theory
-from lostmid_jax.cli import sweep as sweep_cli
+from lostmid_jax.experiments import script
 from lostmid_jax.theory.schedules import power_law_schedule
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -21,7 +21,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def smoke_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("sweep") / "run"
-    assert sweep_cli.main(["--smoke", "--no-progress", "--out", str(out)]) == 0
+    assert script.main("depth_sweep", ["--smoke", "--no-progress", "--out", str(out)]) == 0
     return out
 
 
@@ -41,7 +41,7 @@ def test_run_directory_contents(smoke_run):
 
 
 def test_rerun_is_deterministic(smoke_run, tmp_path):
-    sweep_cli.main(["--smoke", "--no-progress", "--no-figures", "--out", str(tmp_path)])
+    script.main("depth_sweep", ["--smoke", "--no-progress", "--no-figures", "--out", str(tmp_path)])
     assert (tmp_path / "results.csv").read_text() == (smoke_run / "results.csv").read_text()
 
 
@@ -108,7 +108,7 @@ def test_geometric_law_column_matches_laguerre_asymptotics(smoke_run):
 def test_bad_arguments_stop_before_work(argv, message, tmp_path, capsys):
     out = tmp_path / "never"
     with pytest.raises(SystemExit) as exc:
-        sweep_cli.main([*argv, "--out", str(out)])
+        script.main("depth_sweep", [*argv, "--out", str(out)])
     assert exc.value.code == 2
     assert message in capsys.readouterr().err
     assert not out.exists()
@@ -123,3 +123,8 @@ def test_script_runs_as_a_file(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert "Verdict" in result.stdout
+
+
+def test_smoke_outputs_unchanged_by_the_move(smoke_run, golden):
+    """results.csv and verdict.txt equal those the pre-move code wrote for --smoke."""
+    golden(smoke_run, "depth_sweep_smoke", ["results.csv", "verdict.txt"], rtol=1e-12)

@@ -6,7 +6,7 @@ import pathlib
 import pytest
 
 from lostmid_jax import io
-from lostmid_jax.cli import train as train_cli
+from lostmid_jax.experiments import script
 
 TINY = ["--smoke", "--no-progress", "--width", "16", "--steps", "2", "--snapshots", "0,2", "--seeds", "0",
         "--interventions", "curriculum", "--task", "retrieval"]
@@ -17,7 +17,7 @@ TINY = ["--smoke", "--no-progress", "--width", "16", "--steps", "2", "--snapshot
                                        (["--attn-impl", "gpu"], "attn_impl")])
 def test_bad_arguments_exit_2_naming_the_argument(argv, name, capsys, tmp_path):
     with pytest.raises(SystemExit) as exc:
-        train_cli.main(argv + ["--out", str(tmp_path / "x")])
+        script.main("micro_training", argv + ["--out", str(tmp_path / "x")])
     assert exc.value.code == 2 and name in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
 
@@ -25,7 +25,7 @@ def test_bad_arguments_exit_2_naming_the_argument(argv, name, capsys, tmp_path):
 @pytest.mark.slow
 def test_tiny_run_writes_run_directory_and_resumes(tmp_path, capsys):
     out = tmp_path / "run"
-    assert train_cli.main(TINY + ["--out", str(out)]) == 0
+    assert script.main("micro_training", TINY + ["--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "valley depth" in text and "curriculum vs baseline" in text
     rows = io.read_csv(out / "snapshots.csv")
@@ -38,5 +38,5 @@ def test_tiny_run_writes_run_directory_and_resumes(tmp_path, capsys):
     config = json.loads((out / "config.json").read_text())
     assert config["config"]["seeds"] == [0] and config["attn_impl_used"] == "fused_cpu"
     before = (out / "snapshots.csv").read_text()
-    assert train_cli.main(TINY + ["--out", str(out), "--no-figures"]) == 0  # everything restored, nothing retrained
+    assert script.main("micro_training", TINY + ["--out", str(out), "--no-figures"]) == 0  # everything restored, nothing retrained
     assert (out / "snapshots.csv").read_text() == before

@@ -11,7 +11,9 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
 from lostmid_jax.analysis import influence_profile  # noqa: E402
-from lostmid_jax.cli import compare  # noqa: E402
+from lostmid_jax import cli  # noqa: E402
+from lostmid_jax.experiments import pretrained_vs_init as compare  # noqa: E402
+from lostmid_jax.experiments import script  # noqa: E402
 from lostmid_jax.nn import load_hf  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -31,7 +33,7 @@ def weights(tmp_path_factory):
 def smoke_run(weights, tmp_path_factory):
     out = tmp_path_factory.mktemp("compare") / "run"
     argv = ["--weights", str(weights), "--smoke", "--seeds", "1", "--length", "16", "--no-progress", "--out", str(out)]
-    assert compare.main(argv) == 0
+    assert script.main("pretrained_vs_init", argv) == 0
     return out
 
 
@@ -69,26 +71,24 @@ def test_pretrained_profile_is_the_engine_output(smoke_run, weights):
 
 def test_bad_arguments_exit_2(tmp_path, capsys):
     with pytest.raises(SystemExit) as err:
-        compare.main(["--weights", str(tmp_path / "nowhere"), "--smoke"])
+        script.main("pretrained_vs_init", ["--weights", str(tmp_path / "nowhere"), "--smoke"])
     assert err.value.code == 2 and "nowhere" in capsys.readouterr().err
 
 
 def test_length_beyond_positions_exit_2(weights, tmp_path, capsys):
     with pytest.raises(SystemExit) as err:
-        compare.main(["--weights", str(weights), "--length", "64", "--out", str(tmp_path), "--no-progress"])
+        script.main("pretrained_vs_init", ["--weights", str(weights), "--length", "64", "--out", str(tmp_path), "--no-progress"])
     assert err.value.code == 2 and "max_positions" in capsys.readouterr().err
 
 
 def test_script_entry_point():
     text = (ROOT / "sims" / "pretrained_vs_init.py").read_text()
-    assert "from lostmid_jax.cli.compare import main" in text
+    assert 'main("pretrained_vs_init"' in text
 
 
 def test_registers_as_lostmid_subcommand(weights):
-    """`lostmid compare` (registered in lostmid_jax/cli/__init__.py) parses to this module's run."""
-    import argparse
-
-    parser = argparse.ArgumentParser()
-    compare.register(parser.add_subparsers(dest="command"))
+    """`lostmid compare` builds this experiment's config from its flags."""
+    parser = cli.build_parser("compare")
     args = parser.parse_args(["compare", "--weights", str(weights), "--smoke"])
-    assert args.func is compare.run and compare.config_from_args(args).length == compare.SMOKE["length"]
+    cfg = script.config_from_args(compare, args, args._flags)
+    assert isinstance(cfg, compare.Config) and cfg.length == compare.SMOKE["length"]

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from lostmid_jax.analysis import metrics
-from lostmid_jax.analysis.step0 import load_unit
+from lostmid_jax.experiments import script
+from lostmid_jax.experiments.step0.measure import load_unit
 from lostmid_jax.analysis.theory_fit import theory_row
-from lostmid_jax.cli import step0 as step0_cli
 from lostmid_jax.io import read_csv
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -22,7 +22,7 @@ ARGS = ["--preset", "toy", "--length", "16", "--seeds", "2", "--variants", "nati
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("step0") / "run"
-    assert step0_cli.main([*ARGS, "--out", str(out)]) == 0
+    assert script.main("step0", [*ARGS, "--out", str(out)]) == 0
     return out
 
 
@@ -65,7 +65,7 @@ def test_resume_recomputes_only_missing_units(run_dir, capsys):
     stamp = kept.stat().st_mtime_ns
     before = load_unit(units / "toy__nopos__s1.npz")
     (units / "toy__nopos__s1.npz").unlink()
-    assert step0_cli.main([*ARGS, "--no-figures", "--out", str(run_dir)]) == 0
+    assert script.main("step0", [*ARGS, "--no-figures", "--out", str(run_dir)]) == 0
     assert kept.stat().st_mtime_ns == stamp  # loaded, not recomputed
     after = load_unit(units / "toy__nopos__s1.npz")
     np.testing.assert_allclose(after["norms_total"], before["norms_total"], rtol=1e-6)  # deterministic
@@ -74,7 +74,7 @@ def test_resume_recomputes_only_missing_units(run_dir, capsys):
 
 def test_resume_refuses_a_different_configuration(run_dir, capsys):
     with pytest.raises(SystemExit) as exc:
-        step0_cli.main([*ARGS[:-1], "--seeds", "3", "--no-progress", "--out", str(run_dir)])
+        script.main("step0", [*ARGS[:-1], "--seeds", "3", "--no-progress", "--out", str(run_dir)])
     assert exc.value.code == 2 and "different configuration" in capsys.readouterr().err
 
 
@@ -92,7 +92,7 @@ def test_resume_refuses_a_different_configuration(run_dir, capsys):
 def test_bad_arguments_stop_before_work(argv, message, tmp_path, capsys):
     out = tmp_path / "never"
     with pytest.raises(SystemExit) as exc:
-        step0_cli.main([*argv, "--out", str(out)])
+        script.main("step0", [*argv, "--out", str(out)])
     assert exc.value.code == 2
     assert message in capsys.readouterr().err
     assert not out.exists()
@@ -102,3 +102,9 @@ def test_script_runs_as_a_file():
     result = subprocess.run([sys.executable, str(ROOT / "sims" / "step0_jacobian.py"), "--help"],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0 and "--preset" in result.stdout and "--smoke" in result.stdout
+
+
+def test_outputs_unchanged_by_the_move(run_dir, golden):
+    """The CSVs, table and verdict equal those the pre-move code wrote for the same flags (ARGS)."""
+    golden(run_dir, "step0_toy16", ["profiles.csv", "alphas.csv", "metrics.csv", "table.txt", "verdict.txt"],
+           rtol=1e-5, ignore_columns=("seconds",))

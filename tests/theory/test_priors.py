@@ -289,7 +289,7 @@ def test_bad_input_raises_value_error_naming_argument(make, name):
 
 
 def test_causal_default_is_unchanged():
-    """prior=Causal() takes the original fast paths, bit for bit."""
+    """The default prior is Causal(): the same structured operator, bit for bit."""
     for backend in ("float64", "exact"):
         a = theory.influence_row(50, 6, 0.4, backend=backend)
         b = theory.influence_row(50, 6, 0.4, prior=theory.Causal(), backend=backend)

@@ -7,7 +7,8 @@ of N_l = (1 - a_l) I + a_l A (A the mask's uniform attention). For ALiBi the
 model uses softmax attention with zero query/key weights, so each head's
 weights are softmax(-m_h (i - j)); value maps copy x into every head and the
 output map averages the heads, so Attn(x) = (1/n) sum_h A_h x: the head
-average that :class:`~lostmid_jax.theory.ALiBi` defines. The Sinks prior has
+average that :class:`~lostmid_jax.theory.ALiBi` defines. The library's own
+bridge, analysis.prior_for(cfg), must name the same prior. The Sinks prior has
 no decoder mask and is not covered here.
 """
 
@@ -18,7 +19,8 @@ import pytest
 from flax import nnx
 
 from lostmid_jax import theory
-from lostmid_jax.nn import Decoder, DecoderConfig, apply_fn
+from lostmid_jax.analysis import prior_for
+from lostmid_jax.nn import Decoder, DecoderConfig, Execution, apply_fn
 from lostmid_jax.theory.prior_specs import prior_spec
 
 L, D = 9, 4
@@ -29,7 +31,8 @@ def _last_row_jacobian(model, segment_ids=None) -> np.ndarray:
     """d y_L / d x_j for every j: [D, L, D]."""
     _, state, fn = apply_fn(model)
     x = jax.random.normal(jax.random.key(1), (L, D), jnp.float64)
-    jac = jax.jit(jax.jacrev(lambda s, x: fn(s, x, segment_ids=segment_ids)[-1], argnums=1))(state, x)
+    run = Execution(remat=False)  # no rematerialization: faster compiles, same values
+    jac = jax.jit(jax.jacrev(lambda s, x: fn(s, x, segment_ids=segment_ids, execution=run)[-1], argnums=1))(state, x)
     return np.asarray(jac)
 
 
@@ -42,7 +45,7 @@ def _influence(jac: np.ndarray) -> np.ndarray:
 
 def _uniform_model(**mask_kw) -> Decoder:
     cfg = DecoderConfig(depth=len(ALPHAS), width=D, heads=2, attention="uniform", mlp="none", norm="none",
-                        position="none", attn_mix=ALPHAS, param_dtype="float64", remat=False, **mask_kw)
+                        position="none", attn_mix=ALPHAS, param_dtype="float64", **mask_kw)
     model = Decoder(cfg, rngs=nnx.Rngs(0))
     eye = jnp.broadcast_to(jnp.eye(D), (cfg.depth, D, D))
     model.blocks.attn.v.kernel[...] = eye
@@ -69,12 +72,13 @@ def test_uniform_prior_equals_decoder_mask(mask_kw, priors):
         w = _influence(_last_row_jacobian(model, seg))
         np.testing.assert_allclose(w, theory.influence_row(L, len(ALPHAS), ALPHAS, prior=prior), rtol=1e-10, atol=1e-15,
                                    err_msg=prior_spec(prior))
+        assert prior_for(model.cfg, L, doc_length=getattr(prior, "lengths", None)) == prior
 
 
 @pytest.mark.parametrize("heads", [1, 8])
 def test_alibi_prior_equals_decoder_with_zero_scores(heads):
     cfg = DecoderConfig(depth=len(ALPHAS), width=D, heads=heads, head_dim=D, attention="softmax", mlp="none",
-                        norm="none", position="alibi", attn_mix=ALPHAS, param_dtype="float64", remat=False)
+                        norm="none", position="alibi", attn_mix=ALPHAS, param_dtype="float64")
     model = Decoder(cfg, rngs=nnx.Rngs(0))
     h = cfg.depth
     model.blocks.attn.q.kernel[...] = jnp.zeros((h, D, heads * D))
@@ -83,3 +87,4 @@ def test_alibi_prior_equals_decoder_with_zero_scores(heads):
     model.blocks.attn.o.kernel[...] = jnp.broadcast_to(jnp.tile(jnp.eye(D), (heads, 1)) / heads, (h, heads * D, D))
     w = _influence(_last_row_jacobian(model))
     np.testing.assert_allclose(w, theory.influence_row(L, len(ALPHAS), ALPHAS, prior=theory.ALiBi(heads)), rtol=1e-10, atol=1e-15)
+    assert prior_for(cfg, L) == theory.ALiBi(heads)

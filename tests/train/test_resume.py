@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from lostmid_jax.train import CheckpointError, same_state, train
+from lostmid_jax.train import CheckpointError, same_state, toy_model, train
 
 
 def test_interrupted_run_resumes_to_identical_state(tiny, tmp_path):
@@ -26,7 +26,7 @@ def test_interrupted_run_resumes_to_identical_state(tiny, tmp_path):
 def test_other_config_in_same_dir_is_rejected(tiny, tmp_path):
     train(tiny, tmp_path, stop_after=5)
     with pytest.raises(CheckpointError, match="different config"):
-        train(tiny.replace(width=8, heads=2), tmp_path)
+        train(tiny.replace(model=toy_model(width=8, depth=1, heads=2, kv_heads=1, vocab=16)), tmp_path)
 
 
 def test_corrupt_checkpoint_gives_clear_error(tiny, tmp_path):

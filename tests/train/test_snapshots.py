@@ -6,7 +6,7 @@ from flax import nnx
 
 from lostmid_jax import analysis
 from lostmid_jax.nn import Decoder
-from lostmid_jax.train import init_state, tasks, train
+from lostmid_jax.train import init_state, tasks, train, training_execution
 
 
 def test_step0_snapshot_matches_engine_on_fresh_model(tiny, tmp_path):
@@ -14,12 +14,13 @@ def test_step0_snapshot_matches_engine_on_fresh_model(tiny, tmp_path):
     res = train(cfg, tmp_path)
     snap0 = res.snapshots[0]
     assert [s["step"] for s in res.snapshots] == [0, 2]
-    fresh = Decoder(cfg.model_config(), rngs=nnx.Rngs(cfg.seed))
+    fresh = Decoder(cfg.model, rngs=nnx.Rngs(cfg.seed))
     x = fresh.embed(jnp.asarray(tasks.profile_tokens(cfg)))
     ref = analysis.influence_profile(fresh, x, method="exact").norms
     np.testing.assert_allclose(snap0["profiles"]["total"], ref, rtol=1e-6, atol=0)
     np.testing.assert_allclose(snap0["strength_0"], analysis.attention_strength(fresh, x)[0], rtol=1e-6)
     assert len(ref) == cfg.lm_length
     assert not np.allclose(res.snapshots[1]["profiles"]["total"], ref)
+    assert res.execution == training_execution(cfg) and not res.execution.remat  # how the model ran
     graphdef, params, _ = init_state(cfg)
     assert np.array_equal(nnx.merge(graphdef, params).embed(jnp.arange(3)), fresh.embed(jnp.arange(3)))

@@ -29,7 +29,7 @@ def _manual_losses(model, batch):
 @pytest.mark.parametrize("lm_batch,kv_batch", [(4, 6), (3, 4)])  # (3, 4): the LM batch is not cut
 def test_streams_give_the_same_losses(tiny, lm_batch, kv_batch):
     cfg = tiny.replace(task="mixed", lm_batch=lm_batch, kv_batch=kv_batch, intervention="middle_loss")
-    model = Decoder(dataclasses.replace(cfg.model_config(), param_dtype="float64", attn_impl="blocked"), rngs=nnx.Rngs(0))
+    model = Decoder(dataclasses.replace(cfg.model, param_dtype="float64"), rngs=nnx.Rngs(0))
     batch = tasks.train_batch(cfg, 3)
     want = _manual_losses(model, batch)
     for streams in (1, 2, 3):

@@ -1,13 +1,20 @@
-"""Synthetic tasks: purity in (seed, t), retrieval structure, depth control."""
+"""Synthetic tasks: purity in (seed, t), retrieval structure, needle-bin control; TrainConfig checks."""
+
+import dataclasses
+import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
-from lostmid_jax.train import TrainConfig, tasks
+from lostmid_jax import io
+from lostmid_jax.nn import preset
+from lostmid_jax.train import SMOKE, TrainConfig, tasks, toy_model
 
 
 def _cfg(**kw):
-    return TrainConfig(lm_length=40, chunk=10, kv_pairs=6, depth_bins=3, kv_batch=64, lm_batch=3, **kw)
+    return TrainConfig(lm_length=40, doc_length=10, kv_pairs=6, needle_bins=3, kv_batch=64, lm_batch=3, **kw)
 
 
 def test_batch_is_pure_function_of_seed_and_step():
@@ -37,7 +44,7 @@ def test_retrieval_target_is_value_after_queried_key():
 
 
 def test_keyed_values_belong_to_their_key_and_shared_do_not():
-    cfg = _cfg(kv_keys=8, kv_values=5, vocab=2 + 8 + 40)
+    cfg = _cfg(kv_keys=8, kv_values=5, model=toy_model(vocab=2 + 8 + 40))
     tok = tasks.train_batch(cfg, 1)["kv_tokens"]
     keys, vals = tok[:, 1:13:2], tok[:, 2:13:2]
     assert keys.min() >= 2 and keys.max() <= 9 and vals.min() >= 10 and vals.max() <= 49
@@ -50,7 +57,7 @@ def test_keyed_values_belong_to_their_key_and_shared_do_not():
 def test_chance_matches_simulated_guesses(fmt, values):
     """The better of two query-blind guesses, simulated on the task's own examples: a uniformly
     random context value, and ("keyed") a random value owned by the queried key, context unseen."""
-    cfg = _cfg(kv_format=fmt, kv_keys=6, kv_values=values, vocab=2 + 6 + 6 * values)
+    cfg = _cfg(kv_format=fmt, kv_keys=6, kv_values=values, model=toy_model(vocab=2 + 6 + 6 * values))
     rng = np.random.default_rng(0)
     tok, tgt = tasks.kv_examples(cfg, rng, rng.integers(0, 6, size=20000))
     hit = (tok[np.arange(len(tgt)), 2 + 2 * rng.integers(0, 6, size=len(tgt))] == tgt).mean()
@@ -63,37 +70,73 @@ def test_chance_matches_simulated_guesses(fmt, values):
     assert hit == pytest.approx(by_hand, abs=0.01)
 
 
-def test_eval_set_has_equal_counts_per_bin_and_right_depths():
+def test_eval_set_has_equal_counts_per_bin_and_right_needles():
     cfg = _cfg()
     ev = tasks.eval_set(cfg)
     assert np.bincount(ev["bin"]).tolist() == [cfg.eval_per_bin] * 3
-    edges = tasks.depth_bin_edges(6, 3)
+    edges = tasks.needle_bin_edges(6, 3)
     for row, b in zip(ev["kv_tokens"], ev["bin"]):
         i = list(row[1:13:2]).index(row[-1])
         assert edges[b] <= i < edges[b + 1]
     assert np.array_equal(ev["kv_tokens"], tasks.eval_set(cfg.replace(seed=5))["kv_tokens"])
 
 
-def test_interventions_change_depth_distribution():
-    p = tasks.depth_probs(_cfg(intervention="oversample_middle"), 0)
+def test_interventions_change_needle_distribution():
+    p = tasks.needle_probs(_cfg(intervention="oversample_middle"), 0)
     assert p[2] > p[0] and np.isclose(p.sum(), 1)
     cur = _cfg(intervention="curriculum", curriculum_steps=5)
-    assert np.all(tasks.depth_probs(cur, 0)[[0, 5]] == 0)
-    assert np.allclose(tasks.depth_probs(cur, 5), 1 / 6)
+    assert np.all(tasks.needle_probs(cur, 0)[[0, 5]] == 0)
+    assert np.allclose(tasks.needle_probs(cur, 5), 1 / 6)
     w = tasks.train_batch(_cfg(intervention="middle_loss"), 0)
     assert np.isclose(w["kv_weights"].mean(), 1, atol=1e-6) and np.isclose(w["lm_weights"].mean(), 1, atol=1e-6)
 
 
-@pytest.mark.parametrize("field,value", [("task", "qa"), ("steps", 0), ("vocab", 31), ("depth_bins", 16),
-                                         ("lr", -1.0), ("snapshot_steps", [0, 1]), ("intervention", "x"),
-                                         ("kv_format", "qa"), ("kv_keys", 14), ("kv_values", 0)])
-def test_bad_config_names_the_field(field, value):
-    with pytest.raises(ValueError, match=field):
-        TrainConfig(**{field: value})
+BAD = [(dict(task="qa"), "task"), (dict(steps=0), "steps"), (dict(model=toy_model(vocab=31)), "vocab_size"),
+       (dict(needle_bins=16), "needle_bins"), (dict(lr=-1.0), "lr"), (dict(snapshot_steps=[0, -1]), "snapshot_steps"),
+       (dict(intervention="x"), "intervention"), (dict(kv_format="qa"), "kv_format"), (dict(kv_keys=14), "kv_keys"),
+       (dict(kv_values=0), "kv_values"), (dict(doc_length=1), "doc_length"), (dict(unroll_layers="True"), "unroll_layers"),
+       (dict(model=toy_model(depth=0)), "model.depth"), (dict(model=toy_model(vocab_size=None)), "model.vocab_size"),
+       (dict(model="toy"), "model must be an nn.DecoderConfig"), (dict(attn_impl="gpu"), "attn_impl"),
+       (dict(model=toy_model(param_dtype="float64"), attn_impl="fused_cpu"), "attn_impl='fused_cpu'"),
+       (dict(model=toy_model(position="learned", max_positions=100)), "max_positions")]
+
+
+@pytest.mark.parametrize("kwargs,match", BAD, ids=[m for _, m in BAD])
+def test_bad_config_names_the_field(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        TrainConfig(**kwargs)
 
 
 def test_vocab_must_hold_the_value_tokens():
-    TrainConfig(vocab=32)  # 2 + 15 keys + 15 keyed values, one per key
-    with pytest.raises(ValueError, match="vocab must be >= 242"):
-        TrainConfig(vocab=241, kv_values=15)
-    TrainConfig(vocab=32, kv_format="shared", kv_values=15)  # 2 + 15 keys + 15 shared values
+    TrainConfig(model=toy_model(vocab=32))  # 2 + 15 keys + 15 keyed values, one per key
+    with pytest.raises(ValueError, match="vocab_size must be >= 242"):
+        TrainConfig(model=toy_model(vocab=241), kv_values=15)
+    TrainConfig(model=toy_model(vocab=32), kv_format="shared", kv_values=15)  # 2 + 15 keys + 15 shared values
+
+
+def test_default_model_is_the_toy_preset_with_the_old_overrides():
+    cfg = TrainConfig()
+    assert cfg.model == preset("toy", width=64, depth=2, heads=4, kv_heads=2, mlp_width=128, vocab_size=242)
+    assert cfg.vocab == 242 and cfg.doc_length == 300 and cfg.needle_bins == 5
+
+
+@pytest.mark.parametrize("cfg", [TrainConfig(), TrainConfig(**SMOKE),
+                                 TrainConfig(model=toy_model(attn_mix=(0.5, 0.25)), snapshot_steps=(3, 1))])
+def test_config_round_trips_through_json(cfg):
+    """TrainConfig(**json) works: the nested model comes back as a dict, tuples as lists."""
+    raw = json.loads(json.dumps(io.jsonable(cfg)))
+    assert isinstance(raw["model"], dict) and isinstance(raw["snapshot_steps"], list)
+    again = TrainConfig(**raw)
+    assert again == cfg and isinstance(again.snapshot_steps, tuple)
+    assert dataclasses.replace(cfg) == cfg
+    assert TrainConfig(model={"depth": 1}).model == dataclasses.replace(TrainConfig().model, depth=1)  # partial dict
+
+
+def test_building_configs_never_imports_the_kernel():
+    """Constructing and validating configs (attn_impl "auto" or "fused_cpu" included) leaves the
+    fused kernel unimported, so it cannot compile (a fresh process)."""
+    code = ("import sys; from lostmid_jax.train import TrainConfig, SMOKE; "
+            "TrainConfig(); TrainConfig(**SMOKE); TrainConfig(attn_impl='fused_cpu'); "
+            "print(any(m.startswith('lostmid_jax.kernels') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

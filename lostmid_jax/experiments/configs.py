@@ -1,0 +1,109 @@
+"""Experiment configs as data: build one from nested plain values, and back.
+
+Every experiment's config is a keyword-only frozen dataclass. A run stores it
+in config.json as nested JSON (tuples become lists, nested configs become
+objects); :func:`from_dict` and :func:`tuples_from_lists` turn that back into
+the same dataclass, so ``Config(**json.load(f)["config"])`` works too.
+
+    values = to_dict(cfg)                      # nested dicts / lists, JSON-ready
+    cfg2 = from_dict(type(cfg), values)        # == cfg
+    cfg3 = replace_path(cfg, "base.steps", 5)  # a nested field replaced (validated again)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+
+from ..io import jsonable
+
+
+def field_types(cls) -> dict[str, object]:
+    """{field name: resolved annotation} of a dataclass (string annotations evaluated)."""
+    return typing.get_type_hints(cls)
+
+
+def nested_class(annotation):
+    """The dataclass inside ``annotation`` (``C`` or ``C | None``), else None."""
+    if dataclasses.is_dataclass(annotation):
+        return annotation
+    for arg in typing.get_args(annotation):
+        if dataclasses.is_dataclass(arg):
+            return arg
+    return None
+
+
+def is_sequence_type(annotation) -> bool:
+    """True for ``tuple[...]`` (possibly inside a union with None or a scalar)."""
+    if typing.get_origin(annotation) is tuple or annotation is tuple:
+        return True
+    return any(is_sequence_type(arg) for arg in typing.get_args(annotation) if arg is not type(None))
+
+
+def tuples_from_lists(obj) -> None:
+    """In a frozen dataclass's __post_init__: store lists given for tuple fields as tuples,
+    and nested dicts given for dataclass fields as that dataclass."""
+    types = field_types(type(obj))
+    for field in dataclasses.fields(obj):
+        value = getattr(obj, field.name)
+        annotation = types[field.name]
+        inner = nested_class(annotation)
+        if inner is not None and isinstance(value, dict):
+            object.__setattr__(obj, field.name, from_dict(inner, value))
+        elif isinstance(value, list) and is_sequence_type(annotation):
+            object.__setattr__(obj, field.name, tuple(value))
+
+
+def from_dict(cls, values: dict):
+    """``cls(**values)`` with nested dicts turned into their dataclasses; unknown keys are an error.
+
+    A nested dict may give only some fields: the others keep the field's default
+    (e.g. {"base": {"steps": 5}} changes only base.steps of the default base)."""
+    if not isinstance(values, dict):
+        raise ValueError(f"{cls.__name__}: expected a mapping of field values, got {values!r}")
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(values) - names)
+    if unknown:
+        raise ValueError(f"{cls.__name__} has no field(s) {unknown}; fields: {sorted(names)}")
+    types = field_types(cls)
+    kwargs = {}
+    for name, value in values.items():
+        inner = nested_class(types[name])
+        if inner is not None and isinstance(value, dict):
+            default = field_default(cls, name)
+            if dataclasses.is_dataclass(default):  # a partial dict changes the default's fields
+                value = {f.name: getattr(default, f.name) for f in dataclasses.fields(default)} | value
+            value = from_dict(inner, value)
+        kwargs[name] = value
+    return cls(**kwargs)
+
+
+def field_default(cls, name: str):
+    """The default value of field ``name`` of dataclass ``cls`` (dataclasses.MISSING if none)."""
+    field = next(f for f in dataclasses.fields(cls) if f.name == name)
+    if field.default is not dataclasses.MISSING:
+        return field.default
+    if field.default_factory is not dataclasses.MISSING:
+        return field.default_factory()
+    return dataclasses.MISSING
+
+
+def to_dict(cfg) -> dict:
+    """Nested plain values of a config (dataclasses -> dicts, tuples -> lists)."""
+    return jsonable(cfg)
+
+
+
+
+def replace_path(cfg, path: str, value):
+    """A copy of ``cfg`` with the field at dotted ``path`` (e.g. "base.model.width") replaced."""
+    head, _, rest = path.partition(".")
+    names = {f.name for f in dataclasses.fields(cfg)}
+    if head not in names:
+        raise ValueError(f"{type(cfg).__name__} has no field {head!r}; fields: {sorted(names)}")
+    if rest:
+        inner = getattr(cfg, head)
+        if not dataclasses.is_dataclass(inner):
+            raise ValueError(f"{head!r} of {type(cfg).__name__} is not a nested config, so {path!r} is not a field")
+        value = replace_path(inner, rest, value)
+    return dataclasses.replace(cfg, **{head: value})

@@ -1,0 +1,119 @@
+"""The micro-training verdict: statements computed from snapshot records.
+
+    lines = verdict(cfg, records)     # cfg: micro_training.Config; records: Result.records
+
+Every number is a mean +- SE across seeds (SE = sample std / sqrt(seeds));
+a claim is made only when |mean| > 2 SE (changes are paired by seed).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...analysis.metrics import mean_se
+from ...train import tasks
+from ...train.snapshots import middle_bins
+
+
+def _series(records, variant, key, step) -> dict[int, float]:
+    return {r["seed"]: r[key] for r in records if r["intervention"] == variant and r["step"] == step and key in r}
+
+
+def _call(mean, se, what_pos, what_neg) -> str:
+    if not np.isfinite(se):
+        return "undetermined (one seed)"
+    if mean > 2 * se:
+        return what_pos
+    if mean < -2 * se:
+        return what_neg
+    return "no clear change (|mean| <= 2 SE)"
+
+
+def _fmt(values, sign: str = "+") -> str:
+    m, se = mean_se(values)
+    return f"{m:{sign}.3f} +- {se:.3f}"
+
+
+def _change(records, variant, key, first, last) -> tuple[dict, dict, tuple[float, float]]:
+    a, b = _series(records, variant, key, first), _series(records, variant, key, last)
+    return a, b, mean_se([b[s] - a[s] for s in b if s in a])
+
+
+def _profile_lines(records, first, last) -> list[str]:
+    v0, v1, (m, se) = _change(records, "none", "total_valley", first, last)
+    lines = [f"valley depth log10(recency/middle), baseline: step {first} {_fmt(v0.values())}, step {last} "
+             f"{_fmt(v1.values())}; change {m:+.3f} +- {se:.3f} -> "
+             + _call(m, se, "the relative valley DEEPENS", "the relative valley becomes SHALLOWER")]
+    for path in ("value", "score"):
+        a, b = _series(records, "none", f"{path}_norm", first), _series(records, "none", f"{path}_norm", last)
+        lines.append(f"{path} pathway norm, baseline: step {first} {mean_se(a.values())[0]:.4g} -> "
+                     f"step {last} {mean_se(b.values())[0]:.4g}")
+    return lines
+
+
+def _chunk_lines(records, first, last) -> list[str]:
+    """Boundary spike and chunk-local U of the baseline (documents exist only with an LM input)."""
+    s0, s1, (md, sed) = _change(records, "none", "total_spike", first, last)
+    lines = []
+    if any(np.isfinite(v) for v in s1.values()):
+        m1, se1 = mean_se(s1.values())
+        lines.append(f"chunk-boundary spike log10(n_b / neighbour median), baseline step {last}: {m1:+.3f} +- "
+                     f"{se1:.3f} (change from step {first}: {md:+.3f} +- {sed:.3f}) -> "
+                     + _call(m1, se1, "spikes at chunk boundaries", "dips at chunk boundaries"))
+    u0, u1, (mu, seu) = _change(records, "none", "total_chunk_u", first, last)
+    if any(np.isfinite(v) for v in u1.values()):
+        m1, se1 = mean_se(u1.values())
+        docs = sorted({k for r in records for k in r if k.startswith("total_chunk_u_c")}, key=lambda k: int(k[15:]))
+        per = ", ".join(f"doc {k[15:]} {_fmt(_series(records, 'none', k, last).values())}" for k in docs)
+        lines.append(f"chunk-local U log10(sqrt(start*end edge)/middle) per document, baseline: step {first} "
+                     f"{_fmt(u0.values())}, step {last} {m1:+.3f} +- {se1:.3f} ({per}) -> "
+                     + _call(m1, se1, "a U INSIDE each document", "a hump inside each document")
+                     + f"; change {mu:+.3f} +- {seu:.3f} -> "
+                     + _call(mu, seu, "the chunk-local U DEEPENS", "the chunk-local U becomes SHALLOWER"))
+    return lines
+
+
+def _accuracy_lines(exp, records, first, last) -> list[str]:
+    """Accuracy by needle bin against chance for every variant, and each intervention against the baseline."""
+    cfg, bins = exp.base, exp.base.needle_bins
+    chance = tasks.chance_accuracy(cfg)
+    lines = [f"retrieval chance level {chance:.3f} (uniform guess among the {cfg.kv_pairs} context values; "
+             f"{cfg.kv_format} format, K, NV = {cfg.kv_sizes}); accuracy = mean over {bins} needle bins"]
+    for variant, step in [("none", first)] + [(v, last) for v in exp.variants]:  # step 0: one model per seed
+        m, se = mean_se(_series(records, variant, "acc_mean", step).values())
+        by_bin = ", ".join(_fmt(_series(records, variant, f"acc_bin{b}", step).values(), "") for b in range(bins))
+        lines.append(f"{variant} accuracy step {step}: {m:.3f} +- {se:.3f} = {m / chance:.1f} x chance "
+                     f"(by needle bin: {by_bin}) -> "
+                     + _call(m - chance, se, "ABOVE chance", "BELOW chance").replace("no clear change", "AT chance"))
+    base_acc, v1 = _series(records, "none", "acc_middle", last), _series(records, "none", "total_valley", last)
+    for variant in exp.variants[1:]:
+        acc, val = _series(records, variant, "acc_middle", last), _series(records, variant, "total_valley", last)
+        ma, sa = mean_se([acc[s] - base_acc[s] for s in acc if s in base_acc])
+        mv, sv = mean_se([val[s] - v1[s] for s in val if s in v1])
+        lines.append(f"{variant} vs baseline (paired by seed), step {last}: middle-bin {middle_bins(bins).tolist()} "
+                     f"accuracy {ma:+.3f} +- {sa:.3f} -> "
+                     + _call(ma, sa, "raises middle accuracy", "lowers middle accuracy")
+                     + f"; valley {mv:+.3f} +- {sv:.3f} -> " + _call(mv, sv, "deeper valley", "shallower valley")
+                     + _paired(records, variant, "total_chunk_u", last, "chunk-local U"))
+    return lines
+
+
+def _paired(records, variant, key, step, label) -> str:
+    """'; <label> diff +- SE -> call' against the baseline (paired by seed), '' when undefined."""
+    a, b = _series(records, "none", key, step), _series(records, variant, key, step)
+    m, se = mean_se([b[s] - a[s] for s in b if s in a])
+    return "" if not np.isfinite(m) else f"; {label} {m:+.3f} +- {se:.3f} -> " + _call(m, se, "deeper", "shallower")
+
+
+def verdict(exp, records: list[dict]) -> list[str]:
+    """Statements on the valley, pathways, chunk boundaries and chunk-local U, and
+    retrieval accuracy against chance and across interventions (mean +- SE over seeds)."""
+    steps = sorted({r["step"] for r in records})
+    first, last = steps[0], steps[-1]
+    lines = [f"seeds {list(exp.seeds)}; mean +- SE across seeds; steps {first} -> {last}"]
+    lines += _profile_lines(records, first, last)
+    if exp.base.task != "retrieval":
+        lines += _chunk_lines(records, first, last)
+    if exp.base.task != "lm":
+        lines += _accuracy_lines(exp, records, first, last)
+    return lines

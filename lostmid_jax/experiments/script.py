@@ -1,0 +1,163 @@
+"""An experiment as a command: flags from its config, then one run directory.
+
+    main("depth_sweep", ["--smoke"])              # = python sims/depth_sweep.py --smoke
+    main("step0", ["--preset", "toy", "--seeds", "2"], prog="lostmid step0")
+    rerun("runs/depth_sweep/2026...", ["depths=1,2,4"])   # the same config, fields replaced
+
+Values compose in this order: the config's defaults < ``--config FILE`` (a
+config.json of an earlier run, or a JSON object of fields) < the ``--smoke``
+sizes < the flags given. The config is built, and so validated, before any
+work starts: a bad value exits with status 2 and a message naming it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import pathlib
+
+from .. import io
+from . import EXPERIMENTS, load
+from .arguments import add_flags, given_values, merge, nest, parse_assignment
+from .configs import from_dict, replace_path
+
+
+def _smoke_paths(exp) -> dict:
+    return dict(getattr(exp, "SMOKE", {}))
+
+
+def add_run_arguments(parser: argparse.ArgumentParser, exp) -> None:
+    """--out, --root, --config, --smoke, --no-progress, --no-figures (and --devices where used)."""
+    group = parser.add_argument_group("run")
+    group.add_argument("--out", type=str, default=None,
+                       help=f"run directory (default <root>/{exp.NAME}/<UTC timestamp>)"
+                            + ("; reuse it to resume" if getattr(exp, "RESUMABLE", False) else ""))
+    group.add_argument("--root", type=str, default="runs", help="parent of the default run directory (default: runs)")
+    group.add_argument("--config", type=str, default=None, metavar="FILE",
+                       help="start from this JSON config (a run's config.json, or an object of fields)")
+    group.add_argument("--smoke", action="store_true", help=f"a small, quick run ({getattr(exp, 'SMOKE_HELP', '')})")
+    group.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+    group.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    if getattr(exp, "USES_DEVICES", False):
+        group.add_argument("--devices", type=int, default=None,
+                           help="devices to spread the work over (default: all devices JAX sees; on CPU set "
+                                "XLA_FLAGS=--xla_force_host_platform_device_count=N to simulate N, docs/scaling.md)")
+
+
+def build_parser(name: str, prog: str | None = None, parser: argparse.ArgumentParser | None = None):
+    """(parser, flags) of experiment ``name``."""
+    exp = load(name)
+    if parser is None:
+        parser = argparse.ArgumentParser(prog=prog or name, description=(exp.__doc__ or "").splitlines()[0])
+    flag_list = add_flags(parser, exp.Config, aliases=getattr(exp, "CLI_ALIASES", None),
+                          hidden=getattr(exp, "CLI_HIDDEN", frozenset()), smoke=_smoke_paths(exp))
+    add_run_arguments(parser, exp)
+    return parser, flag_list
+
+
+def read_config_file(path: str) -> dict:
+    """Field values from a JSON file: a run's config.json ({"config": {...}}) or a plain object."""
+    try:
+        record = json.loads(pathlib.Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as err:
+        raise ValueError(f"--config: cannot read {path!r} as JSON ({err})") from None
+    values = record.get("config", record) if isinstance(record, dict) else None
+    if not isinstance(values, dict):
+        raise ValueError(f"--config: {path!r} must hold a JSON object of config fields")
+    return values
+
+
+def config_from_args(exp, args: argparse.Namespace, flag_list) -> object:
+    """The experiment's Config from the parsed arguments (ValueError naming the bad value)."""
+    values = read_config_file(args.config) if args.config else {}
+    if args.smoke:
+        values = merge(values, nest(_smoke_paths(exp)))
+    values = merge(values, nest(given_values(args, flag_list)))
+    return from_dict(exp.Config, values)
+
+
+def default_run_dir(root: str, name: str) -> pathlib.Path:
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d-%H%M%S-%f")
+    return pathlib.Path(root) / name / stamp
+
+
+def _mesh(args, exp):
+    """Join a multi-host job if the environment describes one, then the mesh of ``--devices`` (None: one device)."""
+    if not getattr(exp, "USES_DEVICES", False):
+        return None
+    from ..parallel import initialize_distributed, make_mesh
+
+    if initialize_distributed() and args.out is None:
+        raise ValueError("a multi-host run needs --out, a directory every host sees (docs/scaling.md)")
+    mesh = make_mesh(args.devices)
+    return mesh if mesh.size > 1 else None
+
+
+def launch(exp, cfg, args) -> int:
+    """Run ``cfg`` with the run options of ``args`` (after the config was validated)."""
+    from .runner import execute
+
+    run_dir = pathlib.Path(args.out) if args.out is not None else default_run_dir(args.root, exp.NAME)
+    mesh = _mesh(args, exp)
+    execute(exp, cfg, run_dir, smoke=bool(getattr(args, "smoke", False)), progress=not args.no_progress,
+            figures=not args.no_figures, mesh=mesh)
+    return 0
+
+
+def main(name: str, argv: list[str] | None = None, prog: str | None = None) -> int:
+    """Parse ``argv`` for experiment ``name``, validate (exit 2 on a bad value), run; returns the exit code."""
+    parser, flag_list = build_parser(name, prog)
+    args = parser.parse_args(argv)
+    exp = load(name)
+    try:
+        cfg = config_from_args(exp, args, flag_list)
+        return launch(exp, cfg, args)
+    except ValueError as err:
+        parser.exit(2, f"{parser.prog}: error: {err}\n")
+
+
+def rerun_config(run_dir: str | pathlib.Path, assignments: list[str] | None = None):
+    """(experiment module, Config) of an earlier run, with ``key=value`` assignments applied."""
+    path = pathlib.Path(run_dir) / "config.json"
+    if not path.is_file():
+        raise ValueError(f"run_dir: {str(run_dir)!r} has no config.json")
+    record = json.loads(path.read_text())
+    name = record.get("experiment")
+    if name not in EXPERIMENTS:
+        raise ValueError(f"run_dir: {path} names no known experiment (experiment={name!r}); "
+                         f"expected one of {tuple(EXPERIMENTS)}")
+    exp = load(name)
+    cfg = from_dict(exp.Config, record["config"])
+    if assignments:
+        _, flag_list = build_parser(name)
+        for text in assignments:
+            key, value = parse_assignment(text, flag_list)
+            cfg = replace_path(cfg, key, value)
+    return exp, cfg, bool(record.get("smoke", False))
+
+
+def add_rerun_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("run_dir", help="a run directory (with its config.json)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="replace a config field (dotted path or flag name), e.g. --set depths=1-8; repeatable")
+    parser.add_argument("--out", type=str, default=None, help="new run directory (default <root>/<experiment>/<timestamp>)")
+    parser.add_argument("--root", type=str, default="runs", help="parent of the default run directory (default: runs)")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+    parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    parser.add_argument("--devices", type=int, default=None, help="devices to spread the work over (where used)")
+
+
+def rerun(args: argparse.Namespace) -> int:
+    """Run an earlier run's config again (with ``--set`` changes) into a new run directory."""
+    exp, cfg, smoke = rerun_config(args.run_dir, args.set)
+    if args.out is not None and pathlib.Path(args.out).resolve() == pathlib.Path(args.run_dir).resolve() \
+            and not getattr(exp, "RESUMABLE", False):
+        raise ValueError("out: a rerun writes a new run directory; it must differ from run_dir")
+    args.smoke = smoke
+    return launch(exp, cfg, args)
+
+
+def io_version() -> str:
+    """The installed package version (for --version)."""
+    return io.package_versions().get("lostmid-jax", "unknown")

@@ -1,0 +1,169 @@
+"""Arguments of the Step-0 experiment: which presets, variants, seeds and estimator.
+
+A *variant* changes the position encoding of a preset:
+
+    native      the preset as published (toy, Qwen2: RoPE; GPT-2: learned)
+    nopos       position="none" (RoPE off / learned table off)
+    rope        RoPE at the preset's own base (1e4 for presets without RoPE)
+    rope:T      RoPE with base theta = T (the RoPE base sweep)
+    learned     a learned absolute table (std init_std, like GPT-2)
+
+With one seed the same init key serves every variant, so for RoPE presets
+"native", "nopos" and "rope:T" share every weight (RoPE has no parameters):
+the on/off comparison is paired.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ...validation import check_choice, check_float, check_int
+from ..configs import tuples_from_lists
+
+INPUTS = ("tokens", "gaussian")
+METHODS = ("exact", "randomized", "one-pass")
+
+# Per-preset defaults sized for 2 CPU cores (see the sim's docstring for times).
+# Qwen2 runs the total pathway only by default: the split doubles the backward passes.
+DEFAULT_PLANS = {
+    "toy": dict(length=1024, method="exact", probes=16, seeds=8, split=True,
+                variants=("native", "nopos", "rope:1e5", "rope:5e5", "rope:1e6")),
+    "gpt2-small": dict(length=1024, method="randomized", probes=16, seeds=2, split=True, variants=("native", "nopos")),
+    "gpt2-medium": dict(length=1024, method="randomized", probes=8, seeds=1, split=True, variants=("native", "nopos")),
+    "qwen2-0.5b": dict(length=2048, method="randomized", probes=8, seeds=1, split=False, variants=("native", "nopos")),
+}
+SMOKE = {"length": 48, "probes": 4, "seeds": 2, "heat_length": 48, "presets": ("toy",),
+         "variants": ("native", "nopos")}
+
+
+def variant_overrides(name: str, variant: str) -> dict:
+    """DecoderConfig overrides of ``variant`` for preset ``name``."""
+    from ...nn import PRESETS
+
+    base = PRESETS[name]
+    if variant == "native":
+        return {}
+    if variant == "nopos":
+        return {"position": "none"}
+    if variant == "learned":
+        return {"position": "learned"}
+    if variant == "rope":
+        return {"position": "rope", "rope_theta": base.rope_theta if base.position == "rope" else 1e4}
+    if variant.startswith("rope:"):
+        try:
+            theta = float(variant[5:])
+        except ValueError:
+            theta = -1.0
+        if not theta > 0:
+            raise ValueError(f"variants: 'rope:T' needs a base T > 0, got {variant!r}")
+        return {"position": "rope", "rope_theta": theta}
+    raise ValueError(f"variants must be native, nopos, rope, rope:T or learned, got {variant!r}")
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PresetPlan:
+    """What to run for one preset (resolved from Config and DEFAULT_PLANS).
+
+    Attributes:
+      preset: nn preset name.
+      length: L positions; the output row is the last one.
+      method: "exact", "randomized" or "one-pass" (influence_profile).
+      probes: Gaussian probes for "randomized".
+      seeds: seeds 0..seeds-1 (model init and input).
+      variants: position-encoding variants (module docstring).
+      split: also measure the value and score pathways.
+    """
+
+    preset: str
+    length: int
+    method: str
+    probes: int
+    seeds: int
+    variants: tuple[str, ...]
+    split: bool = True
+
+    def units(self) -> list[tuple[str, str, int]]:
+        """(preset, variant, seed) for every unit of work, variant-major."""
+        return [(self.preset, v, s) for v in self.variants for s in range(self.seeds)]
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Config:
+    """Arguments of the Step-0 Jacobian experiment; validated at construction.
+
+    Attributes:
+      presets: nn preset names to run (toy, gpt2-small, gpt2-medium, qwen2-0.5b).
+      length: L >= 2 positions for every preset; none keeps each preset's plan
+        (toy 1024, gpt2 1024, qwen2 2048).
+      method: "exact", "randomized" or "one-pass" for every preset; none keeps
+        each preset's plan (toy exact, the others randomized).
+      probes: Gaussian probes of "randomized"; none keeps each preset's plan.
+      seeds: seeds 0..S-1 (model init and input); none keeps each preset's plan.
+      variants: position-encoding variants (native, nopos, rope, rope:T,
+        learned); none keeps each preset's plan.
+      input: "tokens" (the model's embedding of uniform random tokens, as a
+        real input would be) or "gaussian" (x ~ N(0, 1)^{L x D}).
+      param_dtype: parameter and compute dtype name.
+      chunk: cotangents per batched backward (None: automatic).
+      heat_length: positions used for the attention-probability heatmap
+        (min(L, heat_length); all H N L^2 probabilities are captured).
+      band: primacy / late band width of the U statistics.
+      split: also measure the value and score pathways (about doubles the
+        cost: a second backward per cotangent with the probabilities frozen);
+        None keeps each preset's default (DEFAULT_PLANS).
+    """
+
+    presets: tuple[str, ...] = tuple(DEFAULT_PLANS)
+    length: int | None = None
+    method: str | None = None
+    probes: int | None = None
+    seeds: int | None = None
+    variants: tuple[str, ...] | None = None
+    input: str = "tokens"
+    param_dtype: str = "float32"
+    chunk: int | None = None
+    heat_length: int = 256
+    band: float = 0.1
+    split: bool | None = None
+
+    def __post_init__(self):
+        from ...nn import PRESETS
+
+        tuples_from_lists(self)
+        if not self.presets:
+            raise ValueError("presets must not be empty")
+        for name in self.presets:
+            if name not in PRESETS:
+                raise ValueError(f"presets must be among {tuple(PRESETS)}, got {name!r}")
+        if self.length is not None and check_int("length", self.length, 1) < 2:
+            raise ValueError(f"length must be >= 2, got {self.length}")
+        if self.method is not None:
+            check_choice("method", self.method, METHODS)
+        for field in ("probes", "seeds", "chunk", "heat_length"):
+            if getattr(self, field) is not None:
+                check_int(field, getattr(self, field), 1)
+        if self.variants is not None and not self.variants:
+            raise ValueError("variants must not be empty")
+        check_choice("input", self.input, INPUTS)
+        check_choice("param_dtype", self.param_dtype, ("float16", "bfloat16", "float32", "float64"))
+        check_float("band", self.band, 0, 0.5, open_min=True, open_max=True)
+        if self.split is not None and not isinstance(self.split, bool):
+            raise ValueError(f"split must be True, False or None (each preset's default), got {self.split!r}")
+        for plan in self.plans():
+            for variant in plan.variants:
+                cfg = PRESETS[plan.preset]
+                overrides = variant_overrides(plan.preset, variant)
+                if overrides.get("position", cfg.position) == "learned" and plan.length > cfg.max_positions:
+                    raise ValueError(f"length {plan.length} exceeds {plan.preset}'s max_positions={cfg.max_positions} "
+                                     f"(learned positions, variant {variant!r})")
+
+    def plans(self) -> list[PresetPlan]:
+        """One resolved PresetPlan per preset."""
+        out = []
+        for name in self.presets:
+            fields = dict(DEFAULT_PLANS[name])
+            for key in ("length", "method", "probes", "seeds", "variants", "split"):
+                if getattr(self, key) is not None:
+                    fields[key] = getattr(self, key)
+            out.append(PresetPlan(preset=name, **fields))
+        return out

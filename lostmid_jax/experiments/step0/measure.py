@@ -1,0 +1,143 @@
+"""The Step-0 experiment: Jacobian influence profiles of freshly initialized decoders.
+
+One *unit* is (preset, variant, seed): build the model (init key = seed), an
+input x [L, D] (key derived from the seed), then
+
+- the total / value / score pathway profiles ||d y_L / d x_j||_F
+  (:func:`lostmid_jax.analysis.pathway_profiles`, the plan's method; the total
+  only without ``split``),
+- the measured attention strengths a_l (:func:`lostmid_jax.analysis.attention_strength`),
+- for seed 0, the attention probabilities of a few layers on the first
+  ``heat_length`` positions (for the heatmap figure).
+
+Each finished unit is saved as units/<preset>__<variant>__s<seed>.npz in the
+run directory (written to a temporary name, then renamed), so a run that
+fails keeps what it finished and the same --out resumes where it stopped.
+Paper: Chowdhury, arXiv:2603.10123 (Step 0); a_l as in arXiv:2602.16837.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import nnx
+
+from ...analysis import attention_probs, attention_strength, influence_profile, mapped_profiles, pathway_profiles
+from ...nn import Decoder, preset
+from ...parallel import is_process0, mesh_size
+from .config import Config, PresetPlan, variant_overrides
+from .report import PATHWAYS
+
+
+def heat_layers(depth: int) -> list[int]:
+    """Layers shown in the heatmap: first, middle and last (distinct)."""
+    return sorted({0, depth // 2, depth - 1})
+
+
+def unit_name(preset_name: str, variant: str, seed: int) -> str:
+    """File stem of a unit: '<preset>__<variant>__s<seed>' (':' becomes '=')."""
+    return f"{preset_name}__{variant.replace(':', '=')}__s{seed}"
+
+
+def model_input(model, length: int, key, kind: str) -> jax.Array:
+    """x [L, D]: embeddings of uniform random tokens ("tokens") or N(0, 1) ("gaussian")."""
+    cfg = model.cfg
+    if kind == "tokens" and cfg.vocab_size is not None:
+        tokens = jax.random.randint(key, (length,), 0, cfg.vocab_size)
+        return model.embed(tokens)
+    return jax.random.normal(key, (length, cfg.width), cfg.compute_dtype)
+
+
+def unit_inputs(cfg: Config, plan: PresetPlan, variant: str, seed):
+    """(model, x [L, D], probe key) of a unit; traceable in ``seed`` (init key jax.random.key(seed))."""
+    model_cfg = preset(plan.preset, param_dtype=cfg.param_dtype, **variant_overrides(plan.preset, variant))
+    model = Decoder(model_cfg, rngs=nnx.Rngs(jax.random.key(seed)))
+    k_input, k_probe = jax.random.split(jax.random.fold_in(jax.random.key(20260310), seed))
+    return model, model_input(model, plan.length, k_input, cfg.input), k_probe
+
+
+def seed_profiles(cfg: Config, plan: PresetPlan, variant: str, seeds, mesh) -> list[dict]:
+    """{pathway: InfluenceProfile} for each seed, the seeds spread over ``mesh`` (one per device at a time)."""
+    names = PATHWAYS if plan.split else ("total",)
+    per_seed = mapped_profiles(lambda s: unit_inputs(cfg, plan, variant, s), jnp.asarray(seeds), method=plan.method,
+                               probes=plan.probes, split=plan.split, chunk=cfg.chunk, mesh=mesh)
+    return [dict(zip(names, profs)) for profs in per_seed]
+
+
+def run_unit(cfg: Config, plan: PresetPlan, variant: str, seed: int, *, mesh=None,
+             profiles: dict | None = None, seconds: float = 0.0) -> dict[str, np.ndarray]:
+    """Measure one unit (profiles split over ``mesh``, unless ``profiles`` were measured already
+    in ``seconds``); returns the arrays saved in its .npz file."""
+    start = time.perf_counter() - seconds
+    model, x, k_probe = unit_inputs(cfg, plan, variant, seed)
+    if profiles is None:
+        kwargs = dict(method=plan.method, probes=plan.probes, key=k_probe, chunk=cfg.chunk, mesh=mesh)
+        if plan.split:
+            split = pathway_profiles(model, x, **kwargs)
+            profiles = {name: getattr(split, name) for name in PATHWAYS}
+        else:
+            profiles = {"total": influence_profile(model, x, **kwargs)}
+    out = {"alphas": attention_strength(model, x)}
+    for name, prof in profiles.items():
+        out[f"norms_{name}"] = prof.norms
+        if prof.stderr is not None:
+            out[f"stderr_{name}"] = prof.stderr
+    if seed == 0:
+        layers = heat_layers(model.cfg.depth)
+        out["heat_layers"] = np.asarray(layers)
+        out["heat_probs"] = attention_probs(model, x[: min(plan.length, cfg.heat_length)], layers)
+    out["seconds"] = np.asarray(time.perf_counter() - start)
+    return out
+
+
+def load_unit(path: pathlib.Path) -> dict[str, np.ndarray]:
+    with np.load(path) as data:
+        return {k: data[k] for k in data.files}
+
+
+def save_unit(path: pathlib.Path, arrays: dict[str, np.ndarray]) -> None:
+    tmp = path.with_name(path.stem + ".tmp.npz")
+    np.savez(tmp, **arrays)
+    tmp.replace(path)
+
+
+def run_all(cfg: Config, run_dir: pathlib.Path, *, progress: bool = True, mesh=None) -> dict:
+    """Run (or resume) every unit; returns {(preset, variant): [unit dict per seed]}.
+
+    With a mesh of n > 1 devices, a (preset, variant) with >= n unfinished
+    seeds has its profiles measured seed-parallel (:func:`seed_profiles`),
+    otherwise each unit's cotangents are split over the devices. Only
+    process 0 writes unit files.
+    """
+    from tqdm.auto import tqdm
+
+    units_dir = run_dir / "units"
+    units_dir.mkdir(parents=True, exist_ok=True)
+    plans = {p.preset: p for p in cfg.plans()}
+    todo = [u for p in plans.values() for u in p.units()]
+    results: dict = {}
+    measured: dict = {}
+    path_of = lambda n, v, s: units_dir / f"{unit_name(n, v, s)}.npz"  # noqa: E731
+    bar = tqdm(todo, desc="step0 units", disable=not progress)
+    for name, variant, seed in bar:
+        bar.set_postfix_str(f"{name} {variant} seed {seed}")
+        path = path_of(name, variant, seed)
+        if path.exists():
+            arrays = load_unit(path)
+        else:
+            pending = [s for n, v, s in todo if (n, v) == (name, variant) and not path_of(n, v, s).exists()]
+            if (name, variant, seed) not in measured and len(pending) >= mesh_size(mesh) > 1:
+                start = time.perf_counter()
+                profs = seed_profiles(cfg, plans[name], variant, pending, mesh)
+                share = (time.perf_counter() - start) / len(pending)
+                measured.update({(name, variant, s): (p, share) for s, p in zip(pending, profs)})
+            profs, share = measured.pop((name, variant, seed), (None, 0.0))
+            arrays = run_unit(cfg, plans[name], variant, seed, mesh=mesh, profiles=profs, seconds=share)
+            if is_process0():
+                save_unit(path, arrays)
+        results.setdefault((name, variant), []).append(arrays)
+    return results

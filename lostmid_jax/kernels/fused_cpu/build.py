@@ -1,0 +1,134 @@
+"""Compile, cache and register the fused CPU attention kernel (attention.cc, tiles.h).
+
+The shared library is built on first use with the machine's C++ compiler
+($CXX, else g++) against the XLA FFI headers that jaxlib ships. Flags:
+-O3 -march=native -ffast-math (for glibc's vector expf; the kernel never
+forms an infinity, since masked keys are skipped by range). It is compiled
+and linked in two steps so that -ffast-math never adds crtfastmath.o, which
+would set flush-to-zero for the whole process. The library is cached under
+$LOSTMID_CACHE (default ~/.cache/lostmid_jax), keyed by a hash of the
+sources, the compiler, the flags, jaxlib's version and this CPU. A build
+writes a temp file and renames it, so a concurrent process never loads a
+half-written library.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import logging
+import os
+import pathlib
+import platform
+import shutil
+import subprocess
+import tempfile
+
+import jax
+import jaxlib
+
+SOURCE = pathlib.Path(__file__).with_name("attention.cc")
+HEADERS = (pathlib.Path(__file__).with_name("tiles.h"),)
+TARGETS = {"lostmid_attention_fwd": "LostmidAttentionForward",
+           "lostmid_attention_bwd": "LostmidAttentionBackward"}
+_LOG = logging.getLogger(__name__)
+
+
+class KernelUnavailable(RuntimeError):
+    """The fused kernel cannot be built or loaded here (the reason is the message)."""
+
+
+def compiler() -> str:
+    """The C++ compiler: $CXX, else g++ or c++ on the PATH."""
+    for name in (os.environ.get("CXX"), "g++", "c++"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    raise KernelUnavailable("no C++ compiler found (set $CXX or install g++)")
+
+
+def flags() -> list[str]:
+    """Compiler flags (-march=native: the library is built for the CPU it runs on)."""
+    out = ["-O3", "-std=c++17", "-fPIC", "-ffast-math", "-w", f"-I{jax.ffi.include_dir()}"]
+    if platform.machine() in ("x86_64", "AMD64"):
+        out += ["-march=native", "-mprefer-vector-width=512"]
+    else:
+        out += ["-mcpu=native"]
+    return out
+
+
+def _cpu_id() -> str:
+    try:
+        text = pathlib.Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return platform.processor()
+    lines = [ln for ln in text.splitlines() if ln.startswith(("model name", "flags", "Features"))]
+    return "\n".join(sorted(set(lines)))
+
+
+@functools.cache
+def _compiler_version(cxx: str) -> str:
+    return subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout
+
+
+def cache_dir() -> pathlib.Path:
+    root = os.environ.get("LOSTMID_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "lostmid_jax")
+    return pathlib.Path(root) / "kernels"
+
+
+def library_path() -> pathlib.Path:
+    """Where the library for this source, compiler, jaxlib and CPU lives (built or not)."""
+    cxx = compiler()
+    sources = [f.read_text() for f in (SOURCE, *HEADERS)]
+    key = "\n".join([*sources, cxx, _compiler_version(cxx), " ".join(flags()), jaxlib.__version__, _cpu_id()])
+    return cache_dir() / f"attention-{hashlib.sha256(key.encode()).hexdigest()[:16]}.so"
+
+
+def build() -> pathlib.Path:
+    """Compile the library unless the cache has it; returns its path."""
+    path = library_path()
+    if path.exists():
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
+        obj, out = pathlib.Path(tmp) / "attention.o", pathlib.Path(tmp) / path.name
+        # Compile and link apart: -ffast-math at link time would add crtfastmath.o, whose
+        # constructor sets flush-to-zero / denormals-are-zero for the whole process.
+        cxx = compiler()
+        for cmd in ([cxx, *flags(), "-c", str(SOURCE), "-o", str(obj)], [cxx, "-shared", str(obj), "-o", str(out)]):
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise KernelUnavailable(f"compiling {SOURCE.name} failed ({' '.join(cmd)}):\n{proc.stderr[-4000:]}")
+        os.replace(out, path)
+    return path
+
+
+@functools.cache
+def load() -> ctypes.CDLL:
+    """Build (if needed), load and register the kernel's FFI targets on the CPU platform (logged at INFO)."""
+    path = library_path()
+    if path.exists():
+        _LOG.info("fused_cpu attention kernel: loading the cached library %s", path)
+    else:
+        _LOG.info("fused_cpu attention kernel: compiling %s with %s into %s", SOURCE.name, compiler(), path)
+    lib = ctypes.CDLL(str(build()))
+    for target, symbol in TARGETS.items():
+        jax.ffi.register_ffi_target(target, jax.ffi.pycapsule(getattr(lib, symbol)), platform="cpu")
+    return lib
+
+
+@functools.cache
+def unavailable_reason() -> str | None:
+    """None when the kernel is usable here, else why not (no CPU backend, no compiler, build error)."""
+    if jax.default_backend() != "cpu":
+        return f"the default JAX backend is {jax.default_backend()!r}, not 'cpu'"
+    try:
+        load()
+    except (KernelUnavailable, OSError) as err:
+        return str(err)
+    return None
+
+
+def available() -> bool:
+    """True when the fused CPU kernel can be used in this process."""
+    return unavailable_reason() is None

@@ -1,0 +1,94 @@
+"""MaskSpec: which key positions j a query position i may attend to, written once.
+
+Indices are 0-based along the sequence axis (the same rule holds for 1-based
+ones), independent of the position encoding:
+
+    causal          j <= i
+    bidirectional   every j
+    sliding_window  i - w < j <= i          (w positions including i)
+    document        j <= i and seg[i] == seg[j]   (segment ids given at call time)
+    prefix_lm       j <= i or j < n         (n prefix tokens)
+
+Every mask allows the diagonal, so every row has at least one allowed key.
+The same spec drives the dense masks (nn/masks.py), the query blocks of the
+attention core (nn/attention_core.py, via :meth:`MaskSpec.key_range`) and the
+fused C++ kernel (kernels/fused_cpu, FusedSpec). Pure Python: no jax.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..validation import check_choice, check_int
+
+MASK_KINDS = ("causal", "bidirectional", "sliding_window", "document", "prefix_lm")
+
+
+@dataclasses.dataclass(frozen=True)
+class MaskSpec:
+    """A mask topology (hashable: usable as a jit / custom_vjp constant).
+
+    Attributes:
+      kind: one of MASK_KINDS (see the module docstring).
+      window: w >= 1 for "sliding_window" (required there, None otherwise).
+      prefix: n >= 0 for "prefix_lm" (required there, None otherwise).
+    """
+
+    kind: str = "causal"
+    window: int | None = None
+    prefix: int | None = None
+
+    def __post_init__(self):
+        check_choice("mask", self.kind, MASK_KINDS)
+        if self.kind == "sliding_window":
+            if self.window is None:
+                raise ValueError("window is required with mask='sliding_window'")
+            object.__setattr__(self, "window", check_int("window", self.window, 1))
+        elif self.window is not None:
+            raise ValueError(f"window is only used with mask='sliding_window', got mask={self.kind!r}")
+        if self.kind == "prefix_lm":
+            if self.prefix is None:
+                raise ValueError("prefix is required with mask='prefix_lm'")
+            object.__setattr__(self, "prefix", check_int("prefix", self.prefix, 0))
+        elif self.prefix is not None:
+            raise ValueError(f"prefix is only used with mask='prefix_lm', got mask={self.kind!r}")
+
+    @classmethod
+    def from_config(cls, cfg) -> "MaskSpec":
+        """The mask of a DecoderConfig (its ``mask``, ``window`` and ``prefix``)."""
+        return cls(cfg.mask, cfg.window, cfg.prefix)
+
+    @property
+    def needs_segments(self) -> bool:
+        """True for "document": the rule needs segment ids at call time."""
+        return self.kind == "document"
+
+    def allows(self, i, j):
+        """Allowed (query i, key j) pairs on broadcastable numpy or jax index arrays (segments aside)."""
+        if self.kind == "bidirectional":
+            return (i >= 0) & (j >= 0)
+        if self.kind == "sliding_window":
+            return (j <= i) & (j > i - self.window)
+        if self.kind == "prefix_lm":
+            return (j <= i) | (j < self.prefix)
+        return j <= i  # causal, document
+
+    def key_range(self, queries: tuple[int, int], length: int) -> tuple[int, int]:
+        """Smallest key range [k0, k1) holding every key that queries [q0, q1) may see.
+
+        causal / document: [0, q1); sliding_window: [max(0, q0 - w + 1), q1);
+        prefix_lm: [0, max(q1, n)) (clipped to L); bidirectional: [0, L).
+        """
+        q0, q1 = queries
+        if self.kind in ("causal", "document"):
+            return 0, q1
+        if self.kind == "sliding_window":
+            return max(0, q0 - self.window + 1), q1
+        if self.kind == "prefix_lm":
+            return 0, min(length, max(q1, self.prefix))
+        return 0, length
+
+    def prefix_length(self, position: int) -> int | None:
+        """Inputs that can reach output row ``position`` (0-based): position + 1 when no query
+        sees a later key (causal, sliding_window, document), else None (all L)."""
+        return position + 1 if self.kind in ("causal", "sliding_window", "document") else None

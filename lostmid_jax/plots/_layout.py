@@ -1,0 +1,56 @@
+"""Where a plot function draws: a new Figure (no pyplot, no window backend) or the caller's Axes."""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy as np
+from matplotlib.figure import Figure
+
+
+def single_axes(ax, figsize) -> tuple[Figure, object, bool]:
+    """(figure, axes, own): ``ax`` and its figure, or a new figure of ``figsize`` with one Axes."""
+    if ax is None:
+        fig = Figure(figsize=figsize)
+        return fig, fig.subplots(), True
+    return root_figure(ax), ax, False
+
+
+def axes_grid(ax, nrows: int, ncols: int, figsize, *, needed: int | None = None,
+              **subplots_kw) -> tuple[Figure, np.ndarray, bool]:
+    """(figure, axes [rows, cols], own): the caller's Axes as a grid, or a new figure's.
+
+    Args:
+      ax: None (a new ``figsize`` figure with nrows x ncols Axes), or the
+        caller's Axes: a 2-D array keeps its shape; a flat sequence of at
+        least nrows * ncols is cut to that grid, a shorter one (at least
+        ``needed``) is one row.
+      needed: panels actually drawn (default nrows * ncols).
+      subplots_kw: passed to ``Figure.subplots`` for a new figure (sharex,
+        ...; ``layout`` goes to the Figure).
+    """
+    needed = nrows * ncols if needed is None else needed
+    if ax is None:
+        layout = subplots_kw.pop("layout", None)
+        fig = Figure(figsize=figsize, layout=layout)
+        return fig, fig.subplots(nrows, ncols, squeeze=False, **subplots_kw), True
+    grid = np.asarray(ax, dtype=object)
+    if grid.ndim == 0:
+        grid = grid.reshape(1, 1)
+    elif grid.ndim == 1:
+        grid = grid[:nrows * ncols].reshape(nrows, ncols) if grid.size >= nrows * ncols else grid.reshape(1, -1)
+    if grid.size < needed:
+        raise ValueError(f"ax must hold at least {needed} Axes for this figure, got {grid.size}")
+    return root_figure(grid.flat[0]), grid, False
+
+
+def root_figure(ax) -> Figure:
+    """The top-level Figure that holds ``ax`` (also when ``ax`` sits in a SubFigure)."""
+    return ax.get_figure(root=True)
+
+
+def save(fig: Figure, path, *, dpi: int, **savefig_kw) -> pathlib.Path:
+    """Write ``fig`` to ``path`` (PNG from the suffix); returns the path."""
+    path = pathlib.Path(path)
+    fig.savefig(path, dpi=dpi, **savefig_kw)
+    return path

@@ -1,0 +1,48 @@
+"""mapped_profiles on one device: the same request, plan and numbers as pathway_profiles per item."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from flax import nnx
+
+from lostmid_jax.analysis import mapped_profiles, pathway_profiles
+from lostmid_jax.nn import Decoder, preset
+
+CFG = preset("toy", width=16, heads=2, kv_heads=1, depth=1, mlp_width=32, param_dtype="float64")
+
+
+def _build(seed):
+    model = Decoder(CFG, rngs=nnx.Rngs(jax.random.key(seed)))
+    return model, jax.random.normal(jax.random.key(1), (10, 16), jnp.float64), jax.random.key(7)
+
+
+def test_mapped_equals_one_by_one():
+    seeds = [0, 3]
+    per_seed = mapped_profiles(_build, jnp.asarray(seeds), split=True, position=7, chunk=5)
+    for seed, profs in zip(seeds, per_seed):
+        model, x, _ = _build(seed)
+        ref = pathway_profiles(model, x, position=7, chunk=5)
+        for got, name in zip(profs, ("total", "value", "score")):
+            np.testing.assert_allclose(got.norms, getattr(ref, name).norms, rtol=1e-12, atol=1e-300)
+            assert got.position == 7 and np.all(got.norms[8:] == 0)
+        assert profs[0].plan == ref.total.plan  # one planning code: the same plan
+    randomized = mapped_profiles(_build, jnp.asarray([0]), method="randomized", probes=3)[0][0]
+    model, x, key = _build(0)
+    want = pathway_profiles(model, x, method="randomized", probes=3, key=key).total
+    np.testing.assert_allclose(randomized.sq_norms, want.sq_norms, rtol=1e-12)
+
+
+@pytest.mark.parametrize("kwargs,match", [(dict(method="jacrev"), "method"), (dict(method="sampled"), "method"),
+                                          (dict(probes=0), "probes"), (dict(position=10), "position"),
+                                          (dict(chunk=0), "chunk"), (dict(max_memory_gb=-1), "max_memory_gb"),
+                                          (dict(mesh="cpu"), "mesh")])
+def test_bad_arguments_name_the_argument(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        mapped_profiles(_build, jnp.asarray([0]), **kwargs)
+
+
+def test_randomized_needs_a_key_from_build():
+    build = lambda s: _build(s)[:2] + (None,)  # noqa: E731
+    with pytest.raises(ValueError, match="key is required"):
+        mapped_profiles(build, jnp.asarray([0]), method="randomized", probes=2)
