@@ -23,7 +23,7 @@ analysis; experiments use everything below them):
     parallel     meshes, work spread over devices and hosts.
     kernels      the fused CPU attention kernel, compiled only when a run
                  selects it.
-    io           run directories and typed result loading.
+    io           run directories, config.json and CSV files.
     plots        figures that return a matplotlib Figure and accept ax=.
     cli          the ``lostmid`` command, a thin adapter over the experiments.
     validation   argument checks: a ValueError naming the argument and range.

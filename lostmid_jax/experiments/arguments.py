@@ -265,11 +265,12 @@ def nest(values: dict[str, object]) -> dict:
 
 
 def merge(base: dict, update: dict) -> dict:
-    """Deep merge of nested dicts: ``update`` wins."""
+    """Deep merge of nested dicts: ``update`` wins; a config object in ``base`` that ``update``
+    changes in part becomes the dict of its fields first (so --smoke's model keeps its other fields)."""
     out = dict(base)
     for key, value in update.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = merge(out[key], value)
-        else:
-            out[key] = value
+        current = out.get(key)
+        if isinstance(value, dict) and dataclasses.is_dataclass(current) and not isinstance(current, type):
+            current = {f.name: getattr(current, f.name) for f in dataclasses.fields(current)}
+        out[key] = merge(current, value) if isinstance(value, dict) and isinstance(current, dict) else value
     return out

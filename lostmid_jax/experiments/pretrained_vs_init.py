@@ -130,6 +130,7 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
     from flax import nnx
     from tqdm.auto import tqdm
 
+    from ..analysis import prior_for
     from ..nn import Decoder, load_hf
     from .step0.report import summarize_variant
 
@@ -146,7 +147,8 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
         units["init"].append(_unit(cfg, init, s, scale))
         bar.update()
     bar.close()
-    return Result(cfg, model_cfg, {name: summarize_variant(u, cfg.band) for name, u in units.items()})
+    prior = prior_for(model_cfg, cfg.length)  # the architecture's own Step-0 prior
+    return Result(cfg, model_cfg, {name: summarize_variant(u, cfg.band, prior) for name, u in units.items()})
 
 
 COLUMNS = ("length", "depth", "a_fit", "spearman_measured", "wasserstein_measured", "spearman_fitted",

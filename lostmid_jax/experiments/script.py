@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import logging
 import pathlib
 
 from .. import io
@@ -94,10 +95,22 @@ def _mesh(args, exp):
     return mesh if mesh.size > 1 else None
 
 
+def show_kernel_builds() -> None:
+    """Print the fused kernel's INFO lines (compiling / loading from the cache) on stderr."""
+    logger = logging.getLogger("lostmid_jax.kernels")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        logger.addHandler(handler)
+        logger.propagate = False  # once, even where a library configured the root logger
+    logger.setLevel(logging.INFO)
+
+
 def launch(exp, cfg, args) -> int:
     """Run ``cfg`` with the run options of ``args`` (after the config was validated)."""
     from .runner import execute
 
+    show_kernel_builds()
     run_dir = pathlib.Path(args.out) if args.out is not None else default_run_dir(args.root, exp.NAME)
     mesh = _mesh(args, exp)
     execute(exp, cfg, run_dir, smoke=bool(getattr(args, "smoke", False)), progress=not args.no_progress,

@@ -130,14 +130,13 @@ def accuracy_by_needle_bin(records, variants, bins, chance=None, *, ax=None):
     return fig
 
 
-accuracy_by_depth = accuracy_by_needle_bin  # old name (notebooks/training_dynamics.py)
 
 
 def all_figures(records, profile_rows, exp, boundaries, run_dir, *, chance=None) -> list[pathlib.Path]:
     """Write the PNGs into ``run_dir``; returns their paths.
 
     valley_vs_step, pathways_vs_step and profiles_at_steps always;
-    chunk_u_vs_step unless the task is "retrieval"; accuracy_by_depth.png
+    chunk_u_vs_step unless the task is "retrieval"; accuracy_by_needle_bin.png
     unless it is "lm", with ``chance`` (train.tasks.chance_accuracy of the
     base config) as its dotted line.
     """
@@ -147,5 +146,5 @@ def all_figures(records, profile_rows, exp, boundaries, run_dir, *, chance=None)
     if exp.base.task != "retrieval":
         figs["chunk_u_vs_step"] = chunk_u_vs_step(records, exp.variants)
     if exp.base.task != "lm":
-        figs["accuracy_by_depth"] = accuracy_by_needle_bin(records, exp.variants, exp.base.needle_bins, chance)
+        figs["accuracy_by_needle_bin"] = accuracy_by_needle_bin(records, exp.variants, exp.base.needle_bins, chance)
     return [save(fig, pathlib.Path(run_dir) / f"{name}.png", dpi=110) for name, fig in figs.items()]

@@ -1,4 +1,4 @@
-"""Laws for the middle density rho_H(x) (theory.md section 4; proofs/).
+"""Laws for the middle density rho_H(x) (proofs/08_factorial_middle.md).
 
 * All-attention path (a = 1): rho_H(x) = (ln 1/x)^(H-1) / (H-1)! exactly; at
   x = 1/2 that is the paper's factorial dead zone (ln 2)^(H-1) / (H-1)!.

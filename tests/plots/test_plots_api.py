@@ -124,7 +124,7 @@ def test_all_figures_write_pngs(tmp_path):
     assert names == sorted(["fig1_u_curves.png", "fig2_middle_vs_depth.png", "fig3_mass_shares.png",
                             "fig4_peak_to_trough.png", "fig1_profiles.png", "fig2_valley_vs_depth.png",
                             "overlay_toy.png", "heatmap_toy.png", "valley_vs_step.png", "pathways_vs_step.png",
-                            "profiles_at_steps.png", "chunk_u_vs_step.png", "accuracy_by_depth.png"])
+                            "profiles_at_steps.png", "chunk_u_vs_step.png", "accuracy_by_needle_bin.png"])
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in paths)
 
 

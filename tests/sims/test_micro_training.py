@@ -32,7 +32,7 @@ def test_tiny_run_writes_run_directory_and_resumes(tmp_path, capsys):
     assert {(r["intervention"], r["seed"], r["step"]) for r in rows} == {
         (v, "0", s) for v in ("none", "curriculum") for s in ("0", "2")}
     for name in ("config.json", "profiles.csv", "verdict.txt", "valley_vs_step.png", "pathways_vs_step.png",
-                 "profiles_at_steps.png", "accuracy_by_depth.png", "none/seed0/metrics.jsonl",
+                 "profiles_at_steps.png", "accuracy_by_needle_bin.png", "none/seed0/metrics.jsonl",
                  "curriculum/seed0/ckpt"):
         assert (out / name).exists(), name
     config = json.loads((out / "config.json").read_text())

@@ -21,7 +21,7 @@ import json
 import pathlib
 
 from ... import io
-from .config import DEFAULT_PLANS, SMOKE, Config, PresetPlan, variant_overrides
+from .config import DEFAULT_PLANS, SMOKE, Config, PresetPlan, model_config, variant_overrides
 
 NAME = "step0"
 VERDICT_TITLE = "the paper's Step-0 claims, native variant of each preset"
@@ -39,12 +39,14 @@ class Result:
       config: the run's Config.
       units: {(preset, variant): [arrays of each seed's unit]}.
       summaries: {(preset, variant): summary dict} (:func:`.report.summarize`).
+      priors: {(preset, variant): the model's theory prior} (:func:`lostmid_jax.analysis.prior_for`).
       peak_rss_gb: the process's peak resident memory after the run.
     """
 
     config: Config
     units: dict
     summaries: dict
+    priors: dict
     peak_rss_gb: float
 
 
@@ -68,15 +70,19 @@ def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
 
     import jax
 
+    from ...analysis import prior_for
     from ..runner import writes_files
     from . import measure, report
 
     if cfg.param_dtype == "float64":
         jax.config.update("jax_enable_x64", True)
     units = measure.run_all(cfg, pathlib.Path(run_dir), progress=progress and writes_files(), mesh=mesh)
-    summaries = report.summarize(units, cfg.band) if writes_files() else {}
+    plans = {p.preset: p for p in cfg.plans()}
+    priors = {(name, variant): prior_for(model_config(name, variant), plans[name].length)
+              for name, variant in units}
+    summaries = report.summarize(units, cfg.band, priors) if writes_files() else {}
     peak_gb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
-    return Result(cfg, units, summaries, peak_gb)
+    return Result(cfg, units, summaries, priors, peak_gb)
 
 
 def records(result: Result) -> dict[str, list[dict]]:
@@ -108,7 +114,10 @@ def figures(result: Result, run_dir) -> list:
 
 
 def run_info(result: Result) -> dict:
-    return {"status": "done", "peak_rss_gb": round(result.peak_rss_gb, 2)}
+    """config.json extras: status, peak memory and each preset's resolved plan (what ran)."""
+    plans = {p.preset: dataclasses.asdict(p) for p in result.config.plans()}
+    priors = {f"{name}/{variant}": prior.label for (name, variant), prior in result.priors.items()}
+    return {"status": "done", "peak_rss_gb": round(result.peak_rss_gb, 2), "plans": plans, "priors": priors}
 
 
 def describe(result: Result) -> str:

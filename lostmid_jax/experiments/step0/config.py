@@ -36,6 +36,13 @@ SMOKE = {"length": 48, "probes": 4, "seeds": 2, "heat_length": 48, "presets": ("
          "variants": ("native", "nopos")}
 
 
+def model_config(name: str, variant: str, param_dtype: str = "float32"):
+    """The nn.DecoderConfig of preset ``name`` under ``variant``."""
+    from ...nn import preset
+
+    return preset(name, param_dtype=param_dtype, **variant_overrides(name, variant))
+
+
 def variant_overrides(name: str, variant: str) -> dict:
     """DecoderConfig overrides of ``variant`` for preset ``name``."""
     from ...nn import PRESETS

@@ -27,9 +27,9 @@ import numpy as np
 from flax import nnx
 
 from ...analysis import attention_probs, attention_strength, influence_profile, mapped_profiles, pathway_profiles
-from ...nn import Decoder, preset
+from ...nn import Decoder
 from ...parallel import is_process0, mesh_size
-from .config import Config, PresetPlan, variant_overrides
+from .config import Config, PresetPlan, model_config
 from .report import PATHWAYS
 
 
@@ -54,7 +54,7 @@ def model_input(model, length: int, key, kind: str) -> jax.Array:
 
 def unit_inputs(cfg: Config, plan: PresetPlan, variant: str, seed):
     """(model, x [L, D], probe key) of a unit; traceable in ``seed`` (init key jax.random.key(seed))."""
-    model_cfg = preset(plan.preset, param_dtype=cfg.param_dtype, **variant_overrides(plan.preset, variant))
+    model_cfg = model_config(plan.preset, variant, cfg.param_dtype)
     model = Decoder(model_cfg, rngs=nnx.Rngs(jax.random.key(seed)))
     k_input, k_probe = jax.random.split(jax.random.fold_in(jax.random.key(20260310), seed))
     return model, model_input(model, plan.length, k_input, cfg.input), k_probe

@@ -64,16 +64,21 @@ def _log10_ptt(p: np.ndarray) -> float:
     return float(np.log10(positive.max() / positive.min())) if positive.size else math.nan
 
 
-def summarize_variant(units: list[dict], band: float = 0.1) -> dict:
-    """Everything reported for one (preset, variant): profiles, theory rows, metrics."""
+def summarize_variant(units: list[dict], band: float = 0.1, prior=None) -> dict:
+    """Everything reported for one (preset, variant): profiles, theory rows under ``prior``
+    (the model's own Step-0 prior, :func:`lostmid_jax.analysis.prior_for`; None: causal), metrics."""
+    from ... import theory
+
+    prior = theory.Causal() if prior is None else prior
     paths = {name: pathway_summary(units, name) for name in PATHWAYS if f"norms_{name}" in units[0]}
     p = paths["total"]["p"]
     length = p.size
     alphas = np.stack([u["alphas"] for u in units])  # [S, H]
     a_l = alphas.mean(axis=0)
     depth = a_l.size
-    a_fit = fit_constant_alpha(p, depth)
-    rows = {"measured": theory_row(length, a_l), "fitted": theory_row(length, np.full(depth, a_fit))}
+    a_fit = fit_constant_alpha(p, depth, prior=prior)
+    rows = {"measured": theory_row(length, a_l, prior=prior),
+            "fitted": theory_row(length, np.full(depth, a_fit), prior=prior)}
     u = metrics.u_statistics(p, band=band)
     fit = metrics.valley_power_law(p)
     score_fraction = math.nan
@@ -97,9 +102,12 @@ def summarize_variant(units: list[dict], band: float = 0.1) -> dict:
     return out
 
 
-def summarize(results: dict, band: float = 0.1) -> dict:
-    """{(preset, variant): summary}, plus each variant's Spearman against the preset's "native"."""
-    out = {key: summarize_variant(units, band) for key, units in results.items()}
+def summarize(results: dict, band: float = 0.1, priors: dict | None = None) -> dict:
+    """{(preset, variant): summary}, plus each variant's Spearman against the preset's "native".
+
+    ``priors``: {(preset, variant): theory prior} (default: causal for all)."""
+    priors = priors or {}
+    out = {key: summarize_variant(units, band, priors.get(key)) for key, units in results.items()}
     for (name, variant), s in out.items():
         native = out.get((name, "native"))
         s["spearman_vs_native"] = (metrics.spearman(s["paths"]["total"]["p"], native["paths"]["total"]["p"])
