@@ -15,6 +15,7 @@ import math
 import pathlib
 import platform
 import subprocess
+from io import StringIO
 
 _PACKAGES = ("lostmid-jax", "jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "numpy", "scipy", "mpmath", "python-flint")
 
@@ -41,13 +42,58 @@ def git_revision() -> str | None:
     return rev + ("+dirty" if dirty else "")
 
 
-def make_run_dir(root: str | pathlib.Path, name: str, out: str | pathlib.Path | None = None) -> pathlib.Path:
-    """Create ``out``, or ``root/name/<UTC timestamp>`` when ``out`` is None."""
-    if out is None:
-        stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d-%H%M%S-%f")
-        out = pathlib.Path(root) / name / stamp
-    path = pathlib.Path(out)
-    path.mkdir(parents=True, exist_ok=True)
+def claim_run_dir(path: str | pathlib.Path, config: dict, *, experiment: str, resumable: bool) -> bool:
+    """Check that run directory ``path`` may receive this run, before any work; True if it does not exist yet.
+
+    Never writes into someone else's results: refused are '' and the working
+    directory, a path that is (or lies under) a regular file, and an existing
+    non-empty directory, unless ``resumable`` and its config.json records the
+    same ``experiment`` and ``config`` (``jsonable`` form): that is resuming
+    this very run.
+
+    Raises:
+      ValueError: naming ``out`` and what is there.
+    """
+    if str(path).strip() == "":
+        raise ValueError("out must name a run directory, got '' (the working directory)")
+    target = pathlib.Path(path).expanduser().resolve()
+    if target == pathlib.Path.cwd().resolve():
+        raise ValueError(f"out: {str(path)!r} is the working directory; choose a new directory for the run")
+    for parent in (target, *target.parents):
+        if parent.exists() and not parent.is_dir():
+            raise ValueError(f"out: {parent} is a file, not a directory")
+    if not target.exists():
+        return True
+    entries = sorted(p.name for p in target.iterdir())
+    if not entries:
+        return False
+    record = _read_config(target / "config.json")
+    if resumable and record is not None and record.get("experiment") == experiment:
+        if record.get("config") == json.loads(json.dumps(config)):
+            return False
+        raise ValueError(f"out: {target} holds a {experiment} run with a different configuration; "
+                         f"use another --out (or the same flags to resume it)")
+    what = f"a {record.get('experiment', 'finished')} run" if record is not None else f"{len(entries)} entries"
+    raise ValueError(f"out: {target} is not empty (it holds {what}: {', '.join(entries[:4])}"
+                     f"{', ...' if len(entries) > 4 else ''}); a run never writes into an existing directory "
+                     "unless it resumes that very run: choose a new --out")
+
+
+def _read_config(path: pathlib.Path) -> dict | None:
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def write_atomic(path: pathlib.Path, text: str) -> pathlib.Path:
+    """Write ``text`` to a temporary name beside ``path``, then rename it into place."""
+    path = pathlib.Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "w", newline="") as f:  # the text as given: CSV keeps its \r\n
+        f.write(text)
+    tmp.replace(path)
     return path
 
 
@@ -78,20 +124,18 @@ def write_config(run_dir: pathlib.Path, config, **extra) -> pathlib.Path:
         "created_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(),
         **{k: jsonable(v) for k, v in extra.items()},
     }
-    path = run_dir / "config.json"
-    path.write_text(json.dumps(record, indent=2) + "\n")
-    return path
+    return write_atomic(pathlib.Path(run_dir) / "config.json", json.dumps(record, indent=2) + "\n")
 
 
 def write_csv(path: pathlib.Path, records: list[dict]) -> pathlib.Path:
     """Write a list of flat dicts as CSV (columns from the first record, in order)."""
     if not records:
         raise ValueError("records must not be empty")
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(records[0]))
-        writer.writeheader()
-        writer.writerows(records)
-    return path
+    buffer = StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(records[0]), lineterminator="\r\n")
+    writer.writeheader()
+    writer.writerows(records)
+    return write_atomic(path, buffer.getvalue())
 
 
 def read_csv(path: pathlib.Path) -> list[dict]:

@@ -16,9 +16,11 @@ Each experiment module defines:
     verdict(result)  -> list[str]                             (verdict.txt, printed)
     figures(result, run_dir) -> list[Path]                    (PNG files)
 
-and optionally ``prepare(cfg, run_dir)`` (checks before any work), ``run_info(result)``
-(extra config.json entries) and ``resolved(result)`` (the config with "auto"
-values replaced by what ran). The experiments:
+and optionally ``resolve(cfg) -> cfg`` ("auto" values replaced by what will run,
+before the run directory is claimed), ``run_info(result)`` (extra config.json
+entries), ``RESUMABLE`` (the same run directory and config resume an unfinished
+run; any other non-empty directory is refused) and ``USES_DEVICES`` (--devices).
+The experiments:
 
     depth_sweep          exact Step-0 profile over depth, a and L (the main job)
     counterfactuals      the same under other attention priors

@@ -34,7 +34,7 @@ class Config:
       power_b: exponent b of the power-law schedules a_l = a0 (l+1)^-b; none skips them.
       custom: an optional per-layer schedule; layer l of every depth uses
         custom[l], so it needs at least max(depths) entries.
-      lengths: the discrete L values (each >= 1); the continuum limit is always added.
+      lengths: the discrete L values (each >= 2); the continuum limit is always added.
       band: width in x of the primacy and late bands, in (0, 0.5).
     """
 
@@ -60,7 +60,7 @@ class Config:
         if not self.lengths:
             raise ValueError("lengths must not be empty")
         for length in self.lengths:
-            check_int("lengths", length, 1)
+            check_int("lengths", length, 2)  # L = 1 has no middle, no valley and no peak-to-trough
         if self.power_b is not None:
             power_law_schedule(1, 1.0, self.power_b)  # validates b
         if self.custom is not None:

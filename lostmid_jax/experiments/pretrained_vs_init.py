@@ -232,9 +232,9 @@ def run_info(result: Result) -> dict:
     return {"model": result.model_config}
 
 
-def resolved(result: Result) -> Config:
-    """The config with method "auto" replaced by the method that ran."""
-    return dataclasses.replace(result.config, method=result.config.resolved_method(result.model_config.width))
+def resolve(cfg: Config) -> Config:
+    """The config with method "auto" replaced by the method that runs (by the checkpoint's width)."""
+    return dataclasses.replace(cfg, method=cfg.resolved_method(cfg.model_config().width))
 
 
 def describe(result: Result) -> str:

@@ -1,15 +1,19 @@
 """Run one experiment into its run directory: the steps every experiment shares.
 
-    prepare (checks) -> run -> records (CSV) -> summary (table.txt) -> verdict (verdict.txt)
-    -> figures (PNG) -> config.json (config, experiment, versions, git revision, seconds)
+    resolve ("auto" -> what runs) -> claim the run directory (never someone else's results)
+    -> config.json (status "running") -> run -> records (CSV) -> summary (table.txt)
+    -> verdict (verdict.txt) -> figures (PNG) -> config.json (status "done", seconds, ...)
 
-A run that fails leaves what it wrote so far (experiments that take long keep
-their finished units in the run directory and resume from them).
+Every file is written under a temporary name, then renamed. A run that fails
+leaves what it finished (experiments that take long keep their finished units
+and resume from them with the same flags); one that fails before finishing
+anything removes the directory it created.
 """
 
 from __future__ import annotations
 
 import pathlib
+import shutil
 import sys
 import time
 
@@ -25,6 +29,10 @@ def writes_files() -> bool:
     return is_process0()
 
 
+def _holds_only_config(run_dir: pathlib.Path) -> bool:
+    return {p.name for p in run_dir.iterdir()} <= {"config.json"}
+
+
 def execute(exp, cfg, run_dir, *, smoke: bool = False, progress: bool = True, figures: bool = True,
             mesh=None, echo=print):
     """Run ``cfg`` of experiment module ``exp`` and write its run directory; returns the result.
@@ -32,7 +40,7 @@ def execute(exp, cfg, run_dir, *, smoke: bool = False, progress: bool = True, fi
     Args:
       exp: an experiment module (see :mod:`lostmid_jax.experiments`).
       cfg: its ``Config``.
-      run_dir: the run directory (created if missing).
+      run_dir: the run directory: new, empty, or this very run's (resumable experiments).
       smoke: recorded in config.json.
       progress: show progress bars.
       figures: write the PNG figures.
@@ -40,11 +48,21 @@ def execute(exp, cfg, run_dir, *, smoke: bool = False, progress: bool = True, fi
       echo: where the table and the verdict are printed (None: nowhere).
     """
     start = time.perf_counter()
-    run_dir = pathlib.Path(run_dir)
-    if hasattr(exp, "prepare"):  # checks that need the run directory (resume), before any work
-        exp.prepare(cfg, run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    result = exp.run(cfg, run_dir, progress=progress, mesh=mesh)
+    given, run_dir = run_dir, pathlib.Path(run_dir)
+    if hasattr(exp, "resolve"):  # "auto" choices made now, so config.json records what runs
+        cfg = exp.resolve(cfg)
+    writer = writes_files()
+    created = io.claim_run_dir(given, io.jsonable(cfg), experiment=exp.NAME,
+                               resumable=getattr(exp, "RESUMABLE", False))
+    if writer:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        io.write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="running")
+    try:
+        result = exp.run(cfg, run_dir, progress=progress, mesh=mesh)
+    except BaseException:
+        if created and writer and _holds_only_config(run_dir):
+            shutil.rmtree(run_dir, ignore_errors=True)  # nothing finished: leave no trace
+        raise
     if not writes_files():
         return result
     for name, rows in exp.records(result).items():
@@ -57,9 +75,8 @@ def execute(exp, cfg, run_dir, *, smoke: bool = False, progress: bool = True, fi
         (run_dir / "verdict.txt").write_text("\n".join(lines) + "\n")
     written = exp.figures(result, run_dir) if figures else []
     elapsed = time.perf_counter() - start
-    resolved = exp.resolved(result) if hasattr(exp, "resolved") else cfg
     extra = exp.run_info(result) if hasattr(exp, "run_info") else {}
-    io.write_config(run_dir, resolved, experiment=exp.NAME, smoke=smoke, seconds=round(elapsed, 3),
+    io.write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="done", seconds=round(elapsed, 3),
                     figures=[pathlib.Path(f).name for f in written], **extra)
     if echo is not None:
         if table:

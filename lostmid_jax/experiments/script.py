@@ -111,7 +111,7 @@ def launch(exp, cfg, args) -> int:
     from .runner import execute
 
     show_kernel_builds()
-    run_dir = pathlib.Path(args.out) if args.out is not None else default_run_dir(args.root, exp.NAME)
+    run_dir = args.out if args.out is not None else default_run_dir(args.root, exp.NAME)
     mesh = _mesh(args, exp)
     execute(exp, cfg, run_dir, smoke=bool(getattr(args, "smoke", False)), progress=not args.no_progress,
             figures=not args.no_figures, mesh=mesh)

@@ -139,9 +139,12 @@ def figures(result: Result, run_dir) -> list:
                        chance=tasks.chance_accuracy(base))
 
 
-def resolved(result: Result) -> Config:
-    """The config with attn_impl "auto" replaced by the implementation that ran."""
-    return dataclasses.replace(result.config, base=result.config.base.replace(attn_impl=result.attn_impl))
+def resolve(cfg: Config) -> Config:
+    """The config with attn_impl "auto" replaced by the implementation that runs (this may build
+    the fused kernel: :func:`lostmid_jax.train.resolve_attn_impl`)."""
+    from ...train import resolve_attn_impl
+
+    return dataclasses.replace(cfg, base=cfg.base.replace(attn_impl=resolve_attn_impl(cfg.base)))
 
 
 def run_info(result: Result) -> dict:

@@ -17,10 +17,8 @@ table.txt, verdict.txt and the figures; the same run directory resumes.
 from __future__ import annotations
 
 import dataclasses
-import json
 import pathlib
 
-from ... import io
 from .config import DEFAULT_PLANS, SMOKE, Config, PresetPlan, model_config, variant_overrides
 
 NAME = "step0"
@@ -48,20 +46,6 @@ class Result:
     summaries: dict
     priors: dict
     peak_rss_gb: float
-
-
-def prepare(cfg: Config, run_dir: pathlib.Path) -> None:
-    """Refuse a run directory that holds another configuration; mark this one as running."""
-    path = pathlib.Path(run_dir) / "config.json"
-    if path.exists():
-        old = json.loads(path.read_text()).get("config")
-        if old != json.loads(json.dumps(io.jsonable(cfg))):
-            raise ValueError(f"out: {run_dir} holds a run with a different configuration; use another --out")
-    from ..runner import writes_files
-
-    if writes_files():
-        pathlib.Path(run_dir).mkdir(parents=True, exist_ok=True)
-        io.write_config(pathlib.Path(run_dir), cfg, experiment=NAME, status="running")
 
 
 def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
@@ -114,15 +98,15 @@ def figures(result: Result, run_dir) -> list:
 
 
 def run_info(result: Result) -> dict:
-    """config.json extras: status, peak memory and each preset's resolved plan (what ran)."""
+    """config.json extras: peak memory, each preset's resolved plan and theory prior (what ran)."""
     plans = {p.preset: dataclasses.asdict(p) for p in result.config.plans()}
     priors = {f"{name}/{variant}": prior.label for (name, variant), prior in result.priors.items()}
-    return {"status": "done", "peak_rss_gb": round(result.peak_rss_gb, 2), "plans": plans, "priors": priors}
+    return {"peak_rss_gb": round(result.peak_rss_gb, 2), "plans": plans, "priors": priors}
 
 
 def describe(result: Result) -> str:
     return f"{sum(len(v) for v in result.units.values())} units, peak RSS {result.peak_rss_gb:.2f} GB"
 
 
-__all__ = ["Config", "DEFAULT_PLANS", "NAME", "PresetPlan", "Result", "SMOKE", "figures", "prepare", "records",
+__all__ = ["Config", "DEFAULT_PLANS", "NAME", "PresetPlan", "Result", "SMOKE", "figures", "records",
            "run", "summary", "variant_overrides", "verdict"]
