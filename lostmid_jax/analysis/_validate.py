@@ -58,3 +58,12 @@ def check_remat(value) -> bool:
     if value is not None and not isinstance(value, bool):
         raise ValueError(f"remat must be None (default: True), True or False, got {value!r}")
     return True if value is None else value
+
+
+def check_model(model):
+    """``model`` must be an nn.Decoder (anything with a DecoderConfig ``cfg``)."""
+    from ..nn.config import DecoderConfig
+
+    if not isinstance(getattr(model, "cfg", None), DecoderConfig):
+        raise ValueError(f"model must be an nn.Decoder, got {type(model).__name__}")
+    return model

@@ -75,15 +75,46 @@ def cotangents(method: str, width: int, dtype, *, probes: int, key) -> jax.Array
     if method == "randomized":
         if key is None:
             raise ValueError("key is required with method='randomized' (a jax.random key or an int seed)")
-        key = jax.random.key(key) if isinstance(key, int) and not isinstance(key, bool) else key
-        return jax.random.normal(key, (probes, width), dtype)
+        return jax.random.normal(check_key(key), (probes, width), dtype)
     return jnp.ones((1, width), dtype)
 
 
+def check_key(key):
+    """A jax.random key from ``key``: a typed key (jax.random.key), a raw uint32 [2] key, or an int seed."""
+    if isinstance(key, (int, np.integer)) and not isinstance(key, (bool, np.bool_)):
+        return jax.random.key(int(key))
+    dtype, shape = getattr(key, "dtype", None), getattr(key, "shape", None)
+    if dtype is not None and jax.dtypes.issubdtype(dtype, jax.dtypes.prng_key) and shape == ():
+        return key
+    if dtype == np.uint32 and shape == (2,):
+        return key
+    raise ValueError(f"key must be a jax.random key (jax.random.key(seed)) or an int seed, got {key!r}")
+
+
 def estimates(request, s: np.ndarray, plan=None) -> list[InfluenceProfile]:
-    """One profile per pathway of ``request`` from s [K, P, L'] (see :func:`estimate`), each with ``plan``."""
+    """One profile per pathway of ``request`` from s [K, P, L'] (see :func:`estimate`), each with ``plan``.
+
+    Raises:
+      ValueError: some squared norm is NaN or inf, or the total profile is zero at every
+        position: the numbers would be wrong, so they are not returned (:func:`check_measured`).
+    """
+    check_measured(s)
     return [dataclasses.replace(estimate(request.method, request.position, s[:, p], request.length), plan=plan)
             for p in range(s.shape[1])]
+
+
+def check_measured(s: np.ndarray) -> None:
+    """Refuse squared norms s [K, P, L'] that cannot be a profile, naming the likely cause."""
+    s = np.asarray(s)
+    bad = ~np.isfinite(s)
+    if bad.any():
+        raise ValueError(f"the influence profile came out non-finite ({int(bad.sum())} of {s.size} squared norms "
+                         "are NaN or inf): the forward or backward pass overflowed, as float32 does for inputs far "
+                         "from unit scale; use param_dtype='float64' or inputs of unit scale")
+    if not np.any(s[:, 0]):
+        raise ValueError("the influence profile is zero at every position: the output does not depend on x, or "
+                         "its gradient underflowed or saturated (e.g. float32 with inputs of size ~1e30); "
+                         "check the model (residual, init_std) and the input scale, or use param_dtype='float64'")
 
 
 def estimate(method: str, position: int, per_cotangent: np.ndarray, length: int) -> InfluenceProfile:

@@ -54,7 +54,7 @@ def run_profile(model, x, request: ProfileRequest, *, key=None, segment_ids=None
       key: jax.random key or int seed, required for method "randomized".
       segment_ids: optional [L] segment ids for mask "document".
     """
-    cfg = model.cfg
+    cfg = _validate.check_model(model).cfg
     x = _validate.check_input(x, cfg.width, finite=True)
     if x.shape[0] != request.length:
         raise ValueError(f"x must have shape [{request.length}, {cfg.width}] (request.length), got {x.shape}")
@@ -86,6 +86,7 @@ def _jacrev_sq_norms(graphdef, state, x, seg, request) -> np.ndarray:
 
 
 def _request(model, x, split, **kwargs) -> ProfileRequest:
+    _validate.check_model(model)
     return ProfileRequest(length=_validate.check_input(x, model.cfg.width).shape[0], split=split, **kwargs)
 
 

@@ -14,7 +14,6 @@ Writes metrics.csv, profiles.csv, alphas.csv, table.txt and profiles.png.
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import pathlib
 import time
@@ -75,13 +74,16 @@ class Config:
             raise ValueError(f"length={self.length} exceeds the checkpoint's max_positions={model_cfg.max_positions}")
 
     def model_config(self):
-        """The checkpoint's DecoderConfig from its config.json (ValueError naming ``weights`` if absent)."""
-        from ..nn.hf_config import config_from_hf
+        """The checkpoint's DecoderConfig from its config.json; ValueError naming ``weights`` when the
+        directory, its config.json or its weights file are missing or unreadable."""
+        from ..nn.hf_config import config_from_hf, read_config, weights_file
 
-        config = pathlib.Path(self.weights) / "config.json"
-        if not config.is_file():
-            raise ValueError(f"weights: {self.weights!r} is not a directory with a config.json")
-        return config_from_hf(json.loads(config.read_text()))[1]
+        try:
+            raw = read_config(self.weights)
+            weights_file(self.weights)
+        except (FileNotFoundError, ValueError) as err:
+            raise ValueError(f"weights: {err}") from None
+        return config_from_hf(raw)[1]
 
     def resolved_method(self, width: int) -> str:
         """The method used for a model of width D."""

@@ -14,7 +14,9 @@ stack, exactly as GPT2Model does with ``inputs_embeds``, so
 Checks (ValueError naming the tensor): every expected tensor present, no
 unexpected ones (mask / RoPE buffers are ignored), shapes equal; a tied
 checkpoint may carry an "lm_head.weight" only if it equals the embedding.
-A missing directory or config.json raises FileNotFoundError naming the path.
+A missing directory or config.json raises FileNotFoundError naming the path;
+a config.json that is not a JSON object, an empty, truncated or unreadable
+weights file, and weights with NaN / inf raise ValueError naming the file.
 """
 
 from __future__ import annotations
@@ -30,10 +32,8 @@ from flax import nnx
 from . import hf_layout
 from .config import DecoderConfig
 from .decoder import Decoder
-from .hf_config import config_from_hf, config_to_hf
+from .hf_config import INDEX, WEIGHTS, config_from_hf, config_to_hf, read_config, read_json_object
 
-WEIGHTS = "model.safetensors"
-INDEX = "model.safetensors.index.json"
 
 
 def _flat_params(state) -> dict:
@@ -42,15 +42,6 @@ def _flat_params(state) -> dict:
     for path, leaf in jax.tree_util.tree_flatten_with_path(state)[0]:
         out[tuple(k.key for k in path if isinstance(k, jax.tree_util.DictKey))] = leaf
     return out
-
-
-def _read_config(path: pathlib.Path) -> dict:
-    if not path.is_dir():
-        raise FileNotFoundError(f"path {str(path)!r} is not a directory")
-    config = path / "config.json"
-    if not config.is_file():
-        raise FileNotFoundError(f"path {str(path)!r} has no config.json")
-    return json.loads(config.read_text())
 
 
 def _safetensors():
@@ -62,17 +53,36 @@ def _safetensors():
     return st
 
 
+def _load_file(file: pathlib.Path) -> dict[str, np.ndarray]:
+    """The tensors of one safetensors file; FileNotFoundError / ValueError naming the file when it is
+    missing, empty, truncated or unreadable, or holds a non-finite value."""
+    if not file.is_file():
+        raise FileNotFoundError(f"weights file {str(file)!r} does not exist")
+    if file.stat().st_size == 0:
+        raise ValueError(f"weights file {str(file)!r} is empty")
+    try:
+        tensors = _safetensors().load_file(file)
+    except Exception as err:  # safetensors raises its own SafetensorError for damaged headers and data
+        raise ValueError(f"weights file {str(file)!r} is truncated or not a safetensors file "
+                         f"({type(err).__name__}: {str(err)[:200]})") from None
+    for name, value in tensors.items():
+        if np.issubdtype(value.dtype, np.floating) and not np.all(np.isfinite(value)):
+            raise ValueError(f"weights file {str(file)!r}: tensor {name!r} holds NaN or inf values")
+    return tensors
+
+
 def read_tensors(path: str | pathlib.Path) -> dict[str, np.ndarray]:
     """All tensors of a checkpoint directory (single file or sharded index), as numpy arrays."""
-    load_file = _safetensors().load_file
     path = pathlib.Path(path)
     if (path / WEIGHTS).is_file():
-        return load_file(path / WEIGHTS)
+        return _load_file(path / WEIGHTS)
     if (path / INDEX).is_file():
-        weight_map = json.loads((path / INDEX).read_text())["weight_map"]
+        weight_map = read_json_object(path / INDEX, "index").get("weight_map")
+        if not isinstance(weight_map, dict):
+            raise ValueError(f"index {str(path / INDEX)!r} has no \"weight_map\" object")
         tensors = {}
         for shard in sorted(set(weight_map.values())):
-            tensors.update(load_file(path / shard))
+            tensors.update(_load_file(path / shard))
         missing = sorted(set(weight_map) - set(tensors))
         if missing:
             raise ValueError(f"tensor {missing[0]!r} is listed in {INDEX} but not in its shard")
@@ -130,11 +140,13 @@ def load_hf(path: str | pathlib.Path, *, param_dtype: str = "float32") -> tuple[
 
     Raises:
       FileNotFoundError: the directory, config.json or the weights are missing.
-      ValueError: unsupported model_type / variant, or a missing, extra or
+      ValueError: a config.json or index that is not a JSON object; an empty,
+        truncated or unreadable weights file, or one with NaN / inf values
+        (named); unsupported model_type / variant; a missing, extra or
         misshaped tensor (named).
     """
     path = pathlib.Path(path)
-    family, cfg = config_from_hf(_read_config(path), param_dtype=param_dtype)
+    family, cfg = config_from_hf(read_config(path), param_dtype=param_dtype)
     graphdef, state, abstract = _abstract_params(cfg)
     expected = jax.eval_shape(lambda p: hf_layout.to_hf(family, p, cfg.depth, jnp), abstract)
     tensors = _check(_with_prefix(read_tensors(path), family), expected, cfg, family)

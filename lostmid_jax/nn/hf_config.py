@@ -18,6 +18,9 @@ raise ValueError naming the key.
 
 from __future__ import annotations
 
+import json
+import pathlib
+
 from .config import DecoderConfig
 
 FAMILIES = ("gpt2", "qwen2")
@@ -30,6 +33,42 @@ _GPT2_FIXED = dict(attention="softmax", mask="causal", position="learned", norm=
 _QWEN2_FIXED = dict(attention="softmax", mask="causal", position="rope", norm="rmsnorm",
                     pre_norm=True, final_norm=True, mlp="swiglu", qkv_bias=True, out_bias=False,
                     mlp_bias=False, residual=True, attn_mix=None)
+
+
+WEIGHTS = "model.safetensors"
+INDEX = "model.safetensors.index.json"
+
+
+def read_json_object(file: pathlib.Path, what: str) -> dict:
+    """The JSON object in ``file`` (ValueError naming the file when it is not JSON or not an object)."""
+    try:
+        value = json.loads(file.read_text())
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"{what} {str(file)!r} is not valid JSON ({err})") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} {str(file)!r} must hold a JSON object, got a {type(value).__name__}")
+    return value
+
+
+def read_config(path: str | pathlib.Path) -> dict:
+    """The parsed config.json of checkpoint directory ``path`` (FileNotFoundError / ValueError naming it)."""
+    path = pathlib.Path(path)
+    if not path.is_dir():
+        raise FileNotFoundError(f"path {str(path)!r} is not a directory")
+    config = path / "config.json"
+    if not config.is_file():
+        raise FileNotFoundError(f"path {str(path)!r} has no config.json")
+    return read_json_object(config, "config")
+
+
+def weights_file(path: str | pathlib.Path) -> pathlib.Path:
+    """The weights of checkpoint directory ``path``: model.safetensors or the sharded index
+    (FileNotFoundError naming the directory when neither is there)."""
+    path = pathlib.Path(path)
+    for name in (WEIGHTS, INDEX):
+        if (path / name).is_file():
+            return path / name
+    raise FileNotFoundError(f"path {str(path)!r} has neither {WEIGHTS} nor {INDEX}")
 
 
 def _require(raw: dict, key: str, family: str):

@@ -53,6 +53,10 @@ def preset(name: str, **overrides) -> DecoderConfig:
       **overrides: DecoderConfig fields (validated again), e.g.
         ``preset("gpt2-small", position="rope", param_dtype="float64")``.
     """
-    if name not in PRESETS:
+    if not isinstance(name, str) or name not in PRESETS:
         raise ValueError(f"name must be one of {tuple(PRESETS)}, got {name!r}")
+    fields = {f.name for f in dataclasses.fields(DecoderConfig)}
+    unknown = sorted(set(overrides) - fields)
+    if unknown:
+        raise ValueError(f"DecoderConfig has no field(s) {unknown}")
     return dataclasses.replace(PRESETS[name], **overrides)
