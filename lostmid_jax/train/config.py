@@ -79,14 +79,17 @@ class TrainConfig:
         oversampling density for "oversample_middle".
       curriculum_steps: steps of middle-only needles for "curriculum".
       lr, warmup, weight_decay, clip: AdamW with linear warmup to ``lr`` then
-        cosine decay to 0.1 lr at ``steps``; global-norm clipping at ``clip``.
+        cosine decay to 0.1 lr at ``steps``; global-norm clipping at ``clip``
+        (lr, clip > 0 and weight_decay >= 0, all finite, like every float field).
       snapshot_steps: steps at which profiles and accuracy are recorded (a
         list is accepted and stored as a tuple).
       eval_per_bin: retrieval evaluation examples per needle bin.
       eval_seed: seed of the (fixed) evaluation set and profile input.
       profile_method, probes: influence_profile method ("exact" or
         "randomized") and its probe count.
-      ckpt_every, keep: orbax checkpoint interval (steps) and how many to keep.
+      ckpt_every, keep: orbax checkpoint interval (steps) and how many intact
+        checkpoints to keep (older ones are deleted only after a newer one is
+        written and verified, see checkpoint.py).
       streams: each task's batch is cut into this many equal sub-batches
         whose losses are computed independently and averaged (the same
         loss), so XLA runs them concurrently on the CPU cores (~5-10% faster
@@ -162,10 +165,10 @@ class TrainConfig:
         if values < 1 or self.vocab < need:
             raise ValueError(f"model.vocab_size must be >= {need} (2 + kv_keys + the {self.kv_format} value "
                              f"tokens), got {self.vocab}")
-        for name in ("lr", "clip"):
-            check_positive_float(name, getattr(self, name))
+        for name in ("lr", "clip"):  # finite: lr=inf or nan would train straight to NaN
+            put(name, check_positive_float(name, getattr(self, name)))
         for name in ("weight_decay", "middle_strength"):
-            check_float(name, getattr(self, name), 0.0)
+            put(name, check_float(name, getattr(self, name), 0.0))
         steps = self.snapshot_steps
         if not isinstance(steps, tuple) or any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in steps):
             raise ValueError(f"snapshot_steps must be a tuple of ints >= 0, got {steps!r}")

@@ -5,9 +5,15 @@
 Run directory layout: train_config.json (this run's TrainConfig as JSON,
 ``TrainConfig(**json.load(f))`` rebuilds it; checked on resume), metrics.jsonl (one line per step: step, loss, loss_lm, loss_kv,
 grad_norm, lr), snapshots.jsonl (one line per snapshot step, see
-snapshots.py), ckpt/<step>/ (orbax). Batch t depends only on (seed, t), so a
-run interrupted and resumed from a checkpoint ends with exactly the same
-parameters and optimizer state as an uninterrupted one. The model runs under
+snapshots.py), ckpt/<step>/ (orbax, sealed by a SHA-256 manifest, see
+checkpoint.py). Batch t depends only on (seed, t), so a run interrupted
+(even by SIGKILL, even during a checkpoint write) and resumed from a
+checkpoint ends with exactly the same parameters, optimizer state and
+metrics as an uninterrupted one. Resume takes the newest intact checkpoint
+(falling back past corrupt or unsealed ones, with a warning) and drops a
+torn last line of the JSON-lines files (with a warning). A non-finite loss
+or gradient norm stops the run at once with :class:`TrainingDiverged`,
+before that state is checkpointed. The model runs under
 :func:`.training_execution` (cfg), resolved once when the run starts (attn_impl
 "auto" may build the fused CPU kernel then); RunResult.execution says what ran.
 """
@@ -16,6 +22,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
+import math
+import os
 import pathlib
 
 import jax
@@ -30,6 +39,12 @@ from . import checkpoint, tasks
 from .config import TrainConfig, training_execution
 from .snapshots import take_snapshot
 from .step import make_optimizer, schedule, train_step_for
+
+_LOG = logging.getLogger(__name__)
+
+
+class TrainingDiverged(ValueError):
+    """The loss, gradient norm or state became NaN or inf; the run stopped before checkpointing that step."""
 
 
 @dataclasses.dataclass(kw_only=True, eq=False)
@@ -52,16 +67,56 @@ def init_state(cfg: TrainConfig):
     return graphdef, params, make_optimizer(cfg).init(params)
 
 
-def _read_jsonl(path: pathlib.Path, upto: int) -> list[dict]:
+def read_jsonl(path: str | pathlib.Path, upto: int | None = None) -> list[dict]:
+    """The rows (JSON objects with an int "step") of a JSON-lines record, those with step <= ``upto``.
+
+    A missing file has no rows; blank lines are skipped. A last line that is
+    not newline-terminated and not valid JSON was torn by a process killed
+    while appending it: it is dropped with a warning naming the file.
+
+    Raises:
+      ValueError: any other line is not a JSON object with an int "step"
+        (names the file and the line number).
+    """
+    path = pathlib.Path(path)
     if not path.exists():
         return []
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return [r for r in rows if r["step"] <= upto]
+    lines = path.read_bytes().decode("utf-8", errors="replace").split("\n")
+    tail = lines.pop()  # "" when the file ends with a newline
+    rows = [_row(path, n, line) for n, line in enumerate(lines, 1) if line.strip()]
+    if tail.strip():
+        try:
+            json.loads(tail)
+        except json.JSONDecodeError:
+            _LOG.warning("%s: dropping its torn last line %d (%d bytes, no newline), written when the run "
+                         "was killed", path, len(lines) + 1, len(tail))
+        else:
+            rows.append(_row(path, len(lines) + 1, tail))
+    return rows if upto is None else [r for r in rows if r["step"] <= upto]
+
+
+def _row(path: pathlib.Path, number: int, line: str) -> dict:
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path} line {number} is not valid JSON ({err.msg} at column {err.colno}): "
+                         f"{line[:80]!r}; repair or delete that line") from None
+    step = row.get("step") if isinstance(row, dict) else None
+    if isinstance(step, bool) or not isinstance(step, int) or step < 0:
+        raise ValueError(f"{path} line {number} must be a JSON object with an int 'step' >= 0, "
+                         f"got {line[:80]!r}; repair or delete that line")
+    return row
+
+
+def _write_atomic(path: pathlib.Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)  # a reader (or a kill) sees the old file or the new one, never half
 
 
 def _write_jsonl(path: pathlib.Path, rows: list[dict]) -> None:
     if is_process0():  # multi-host: one writer
-        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        _write_atomic(path, "".join(json.dumps(r) + "\n" for r in rows))
 
 
 def _check_config(run_dir: pathlib.Path, cfg: TrainConfig) -> None:
@@ -72,12 +127,22 @@ def _check_config(run_dir: pathlib.Path, cfg: TrainConfig) -> None:
             old = json.loads(path.read_text())
         except json.JSONDecodeError as err:
             raise checkpoint.CheckpointError(f"{path} is corrupt ({err}); delete {run_dir} or choose another --out") from err
+        if not isinstance(old, dict):
+            raise checkpoint.CheckpointError(f"{path} is not a JSON object; delete {run_dir} or choose another --out")
         if old != record:
             diff = sorted(k for k in record if old.get(k) != record[k])
             raise checkpoint.CheckpointError(
                 f"{run_dir} holds a run with a different config (fields {diff}); use another --out")
-    else:
-        path.write_text(json.dumps(record, indent=2) + "\n")
+    elif is_process0():
+        _write_atomic(path, json.dumps(record, indent=2) + "\n")
+
+
+def _check_metric_steps(path: pathlib.Path, rows: list[dict], start: int) -> None:
+    steps = [r["step"] for r in rows]
+    if steps != list(range(1, start + 1)):
+        missing = sorted(set(range(1, start + 1)) - set(steps))
+        _LOG.warning("%s does not hold exactly one row per step 1..%d (the checkpoint's step): missing %s%s",
+                     path, start, missing[:10], " ..." if len(missing) > 10 else "")
 
 
 def train(cfg: TrainConfig, run_dir: str | pathlib.Path, *, progress: bool = False,
@@ -86,7 +151,8 @@ def train(cfg: TrainConfig, run_dir: str | pathlib.Path, *, progress: bool = Fal
 
     Args:
       cfg: the run.
-      run_dir: this run's directory (created); an existing checkpoint there is resumed.
+      run_dir: this run's directory (created); an existing checkpoint there is
+        resumed: the newest intact one (checkpoint.restore_latest).
       progress: show a tqdm bar.
       stop_after: stop once this many steps are done (simulates an interruption;
         a checkpoint is written there).
@@ -95,7 +161,11 @@ def train(cfg: TrainConfig, run_dir: str | pathlib.Path, *, progress: bool = Fal
         same checkpoints (parallel/data_parallel.py).
 
     Raises:
-      CheckpointError: the directory holds a corrupt checkpoint or another config's run.
+      CheckpointError: the directory holds another config's run, or checkpoints none of which is intact.
+      ValueError: metrics.jsonl or snapshots.jsonl has a malformed line other than a torn last one.
+      TrainingDiverged: the loss or gradient norm of a step (or the state to
+        be checkpointed) is NaN or inf; raised before that step is checkpointed,
+        naming the step and the values. Its metrics row is recorded.
     """
     run_dir = pathlib.Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -103,12 +173,20 @@ def train(cfg: TrainConfig, run_dir: str | pathlib.Path, *, progress: bool = Fal
     execution = training_execution(cfg)
     graphdef, params, opt_state = init_state(cfg)
     mngr = checkpoint.checkpoint_manager(run_dir / "ckpt", cfg)
+    try:
+        return _run(cfg, run_dir, mngr, execution, graphdef, params, opt_state, progress, stop_after, mesh)
+    finally:
+        mngr.close()
+
+
+def _run(cfg, run_dir, mngr, execution, graphdef, params, opt_state, progress, stop_after, mesh) -> RunResult:
     restored = checkpoint.restore_latest(mngr, params, opt_state)
     start = 0
     if restored is not None:
         start, params, opt_state = restored
-    metrics = _read_jsonl(run_dir / "metrics.jsonl", start)
-    snaps = _read_jsonl(run_dir / "snapshots.jsonl", start)
+    metrics = read_jsonl(run_dir / "metrics.jsonl", start)
+    snaps = read_jsonl(run_dir / "snapshots.jsonl", start)
+    _check_metric_steps(run_dir / "metrics.jsonl", metrics, start)
     _write_jsonl(run_dir / "metrics.jsonl", metrics)
     _write_jsonl(run_dir / "snapshots.jsonl", snaps)
     evalset = tasks.eval_set(cfg) if cfg.task != "lm" else None
@@ -120,19 +198,34 @@ def train(cfg: TrainConfig, run_dir: str | pathlib.Path, *, progress: bool = Fal
     step_fn, lr = train_step_for(graphdef, cfg, streams, execution), schedule(cfg)
     params, opt_state, step_fn, place = data_parallel(mesh, params, opt_state, step_fn)
     end = cfg.steps if stop_after is None else min(cfg.steps, stop_after)
+    saved = start if restored is not None else None
     for t in tqdm(range(start, end), disable=not progress, desc=f"{cfg.intervention} seed {cfg.seed}",
                   initial=start, total=end, leave=False):
         params, opt_state, m = step_fn(params, opt_state, place(tasks.train_batch(cfg, t)))
         row = {"step": t + 1, **{k: float(v) for k, v in m.items()}, "lr": float(lr(t))}
         metrics.append(_append(run_dir / "metrics.jsonl", row))
+        bad = [k for k, v in row.items() if k != "step" and not math.isfinite(v)]
+        if bad:
+            raise TrainingDiverged(_diverged(cfg, row, f"non-finite {', '.join(bad)}", mngr, saved))
         if t + 1 in wanted:
             snap = take_snapshot(cfg, graphdef, params, t + 1, evalset, execution)
             snaps.append(_append(run_dir / "snapshots.jsonl", snap))
         if (t + 1) % cfg.ckpt_every == 0 or t + 1 == end:
-            checkpoint.save(mngr, t + 1, params, opt_state)
-    mngr.close()
-    return RunResult(cfg=cfg, execution=execution, step=max(end, start), graphdef=graphdef, params=params, opt_state=opt_state,
-                     metrics=metrics, snapshots=snaps)
+            if not checkpoint.all_finite((params, opt_state)):
+                raise TrainingDiverged(_diverged(cfg, row, "non-finite parameters or optimizer state", mngr, saved))
+            checkpoint.save(mngr, t + 1, params, opt_state, keep=cfg.keep)
+            saved = t + 1
+    return RunResult(cfg=cfg, execution=execution, step=max(end, start), graphdef=graphdef, params=params,
+                     opt_state=opt_state, metrics=metrics, snapshots=snaps)
+
+
+def _diverged(cfg: TrainConfig, row: dict, what: str, mngr, saved: int | None) -> str:
+    values = ", ".join(f"{k}={v}" for k, v in row.items() if k != "step")
+    kept = (f"the last checkpoint, {checkpoint.step_dir(mngr, saved)}, is kept" if saved is not None
+            else "no checkpoint had been written")
+    return (f"training diverged at step {row['step']}: {what} ({values}); stopped before checkpointing it, "
+            f"{kept}; retry in a new run directory with a smaller lr (now {cfg.lr:g}, e.g. {cfg.lr / 10:g}) "
+            f"or a smaller clip (now {cfg.clip:g})")
 
 
 def _append(path: pathlib.Path, row: dict) -> dict:
