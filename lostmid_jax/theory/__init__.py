@@ -17,6 +17,13 @@ operator r -> r A (:mod:`.prior_ops` over :mod:`._arith`) in O(H L); the
 dense matrices of :mod:`.cesaro` and :mod:`.prior_matrix` are the
 independent route the tests compare against.
 
+Every public function validates its arguments at the boundary (a
+ValueError naming the argument; NumPy scalars and 0-d arrays are accepted
+and converted once) and estimates the memory and work a call needs before
+starting it, refusing what is over the limits of :mod:`.resources`
+(``theory.limits(max_memory_gb=..., max_operations=..., max_dps=...,
+max_heads=...)`` raises them for a block of code).
+
 Imports no jax (only ``backend="jax"`` loads it), no plotting and no
 progress bars; experiments built on this math live in
 :mod:`lostmid_jax.experiments`.
@@ -37,6 +44,7 @@ from .influence import influence_row, log_influence_row
 from .prior_matrix import attention_matrix
 from .middle import MIDDLE_X, ProfileBands, band_masks, distance_from_middle, middle_index, middle_mask, positions
 from .prior_specs import default_priors, parse_prior, prior_spec
+from .resources import Limits, current_limits, limits
 from .priors import PRIORS, ALiBi, Bidirectional, Causal, Chunks, PrefixLM, SlidingWindow, Sinks, check_prior
 from .schedules import power_law_schedule
 from .summary import ProfileSummary, continuum_summary, summarize_log_row
@@ -46,6 +54,7 @@ __all__ = [
     "Bidirectional",
     "Causal",
     "Chunks",
+    "Limits",
     "MIDDLE_X",
     "PRIORS",
     "PrefixLM",
@@ -64,11 +73,13 @@ __all__ = [
     "continuum_density",
     "continuum_moment",
     "continuum_summary",
+    "current_limits",
     "default_priors",
     "distance_from_middle",
     "exact_matmul",
     "hop_distribution",
     "influence_row",
+    "limits",
     "log_continuum_density",
     "log_hop_distribution",
     "log_influence_row",

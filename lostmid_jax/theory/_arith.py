@@ -19,6 +19,10 @@ from scipy import special
 from ._fields import Field
 
 
+SHIFT_LIMIT = 1e8
+"""Largest m (L - 1) for which :meth:`LogOps.geometric_suffix` uses the one-pass shifted scan."""
+
+
 class FloatOps:
     """Plain float64 arithmetic."""
 
@@ -64,7 +68,8 @@ class FloatOps:
     def geometric_recip_norm(self, m: float, length: int) -> np.ndarray:
         """1 / Z_i, Z_i = sum_{d<i} e^(-m d) = (1 - e^(-m i)) / (1 - e^(-m)), i = 1..L."""
         i = np.arange(1, length + 1, dtype=np.float64)
-        return 1.0 / i if m == 0 else np.expm1(-m) / np.expm1(-m * i)
+        with np.errstate(over="ignore"):  # m i = inf for a huge slope: e^(-m i) = 0, Z_i = 1 / (1 - e^(-m))
+            return 1.0 / i if m == 0 else np.expm1(-m) / np.expm1(-m * i)
 
     def geometric_suffix(self, u: np.ndarray, m: float) -> np.ndarray:
         """s_j = sum_{i >= j} u_i e^(-m (i - j)), by the reverse scan s_j = u_j + e^(-m) s_{j+1}."""
@@ -103,12 +108,29 @@ class LogOps(FloatOps):
 
     def geometric_recip_norm(self, m: float, length: int) -> np.ndarray:
         i = np.arange(1, length + 1, dtype=np.float64)
-        return -np.log(i) if m == 0 else np.log(-np.expm1(-m)) - np.log(-np.expm1(-m * i))
+        with np.errstate(over="ignore"):
+            return -np.log(i) if m == 0 else np.log(-np.expm1(-m)) - np.log(-np.expm1(-m * i))
 
     def geometric_suffix(self, u: np.ndarray, m: float) -> np.ndarray:
-        """log s_j = m j + log sum_{i >= j} exp(u_i - m i): the shift m j costs ~m L 1e-16 absolute."""
-        shift = m * np.arange(u.size, dtype=np.float64)
-        return shift + np.logaddexp.accumulate((u - shift)[::-1])[::-1]
+        """log s_j = log sum_{i >= j} exp(u_i - m (i - j)).
+
+        For m (L - 1) <= :data:`SHIFT_LIMIT`: m j + log sum_{i >= j} exp(u_i - m i),
+        one O(L) scan whose shift m j costs ~m L 1e-16 absolute. Beyond (a
+        steep head, e.g. m = 1e308, which the shift would turn into inf - inf):
+        a doubling scan, s_j <- logaddexp(s_j, s_{j+d} - m d) for d = 1, 2,
+        4, ..., in O(L log L), which never forms a large shift (m d = inf just
+        drops the far terms, as e^(-m d) = 0 does).
+        """
+        if m * (u.size - 1) <= SHIFT_LIMIT:
+            shift = m * np.arange(u.size, dtype=np.float64)
+            return shift + np.logaddexp.accumulate((u - shift)[::-1])[::-1]
+        s, d = np.array(u, dtype=np.float64), 1
+        with np.errstate(over="ignore"):
+            while d < s.size:
+                nxt = s.copy()
+                nxt[:-d] = np.logaddexp(s[:-d], s[d:] - m * d)
+                s, d = nxt, 2 * d
+        return s
 
 
 class FieldOps:

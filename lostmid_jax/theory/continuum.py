@@ -22,16 +22,42 @@ import mpmath
 import numpy as np
 from scipy import special
 
-from ..validation import check_choice, check_float
+from ..validation import check_choice, check_float_like, check_real, python_scalar
+from . import _costs
 from ._validate import alpha_schedule, check_depth, check_dps, to_fraction
-from .hops import hop_distribution, log_hop_distribution
+from .hops import field_hop_distribution, log_hop_distribution
+
+_X_MESSAGE = "x must be a number or an array of numbers, finite and in (0, 1]"
 
 
-def _check_x(x):
-    arr = np.asarray(x, dtype=np.float64)
-    if not np.all(np.isfinite(arr)) or np.any(arr <= 0) or np.any(arr > 1):
-        raise ValueError("x must be finite and in (0, 1]")
+def _check_x(x) -> np.ndarray:
+    """x as a float64 array (any shape), every entry finite and in (0, 1]."""
+    x = python_scalar(x)
+    if x is None or isinstance(x, (str, bytes, bool, dict, set)):
+        raise ValueError(f"{_X_MESSAGE}, got {x!r}")
+    try:
+        arr = np.asarray(x)
+        if arr.dtype.kind not in "iufO":  # no bools, complex numbers, strings
+            raise TypeError(arr.dtype)
+        arr = arr.astype(np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{_X_MESSAGE}, got {x!r}") from None
+    bad = ~(np.isfinite(arr) & (arr > 0) & (arr <= 1))
+    if np.any(bad):
+        raise ValueError(f"{_X_MESSAGE}, got {float(arr[bad].flat[0])!r}" + (f" (in x of shape {arr.shape})" if arr.ndim else ""))
     return arr
+
+
+def _check_x_exact(x) -> tuple[list, bool]:
+    """x for the mpmath path: (list of validated reals kept exact, whether x was one number)."""
+    x = python_scalar(x)
+    if isinstance(x, numbers.Real) and not isinstance(x, bool):
+        return [check_real("x", x, 0, 1, open_min=True)], True
+    if x is None or isinstance(x, (str, bytes, bool, dict, set)) or not hasattr(x, "__iter__"):
+        raise ValueError(f"{_X_MESSAGE}, got {x!r}")
+    if hasattr(x, "__len__"):
+        _costs.check_items(len(x), f"x with {len(x)} points")
+    return [check_real("x", v, 0, 1, open_min=True) for v in x], False
 
 
 def recency_weight(depth: int, alpha):
@@ -41,6 +67,7 @@ def recency_weight(depth: int, alpha):
     0.125
     """
     depth = check_depth(depth)
+    _costs.check_layers(depth)
     schedule = alpha_schedule(depth, alpha)
     return float(np.prod([1.0 - float(a) for a in schedule])) if depth else 1.0
 
@@ -52,7 +79,9 @@ def log_continuum_density(x, depth: int, alpha) -> np.ndarray:
     -inf where the smooth part is exactly 0 (H = 0 or all a_l = 0).
     """
     arr = _check_x(x)
-    log_p = log_hop_distribution(check_depth(depth), alpha)[1:]
+    depth = check_depth(depth)
+    _costs.check_density(arr.size, depth)
+    log_p = log_hop_distribution(depth, alpha)[1:]
     if log_p.size == 0:
         return np.full(arr.shape, -np.inf)
     k = np.arange(1, log_p.size + 1, dtype=np.float64)
@@ -74,7 +103,16 @@ def continuum_density(x, depth: int, alpha, *, dps: int | None = None, form: str
         intermediate terms never overflow); an int for mpmath at that many
         digits (mpf, or list of mpf for a sequence of x).
       form: "hops" (sum over hop counts; any schedule) or "laguerre" (the
-        closed form; constant a only).
+        closed form; constant a only). In float64 the Laguerre polynomial
+        is evaluated by scipy where that is accurate, and where it
+        overflows or the prefactor (1-a)^(H-1) underflows (a -> 1, x -> 0,
+        large H) by its series of positive terms in log space,
+        L^(1)_n(-z) = sum_k C(n+1, n-k) z^k / k!.
+
+    Raises:
+      ValueError: naming the argument (x None, a string, NaN, inf or out of
+        (0, 1]; ...), or when the work or memory is over the limits of
+        :mod:`.resources` (H^2 for the hop distribution, H per point of x).
 
     >>> round(float(continuum_density(0.5, 3, 1.0)), 12)  # (ln 2)^2 / 2!
     0.240226506959
@@ -83,30 +121,38 @@ def continuum_density(x, depth: int, alpha, *, dps: int | None = None, form: str
     True
     """
     depth = check_depth(depth)
-    schedule = alpha_schedule(depth, alpha)
-    form = check_choice("form", form, ("hops", "laguerre"))
-    if form == "laguerre" and len(set(schedule)) > 1:
-        raise ValueError("form='laguerre' needs a constant alpha; use form='hops' for schedules")
+    form = check_choice("form", python_scalar(form), ("hops", "laguerre"))
     if dps is None:
         arr = _check_x(x)
+        _costs.check_density(arr.size, depth)
+        _costs.check_hops(depth, "log")
+        schedule = alpha_schedule(depth, alpha)
+        _check_constant(form, schedule)
         if form == "hops":
-            out = np.exp(log_continuum_density(arr, depth, alpha))
+            out = np.exp(log_continuum_density(arr, depth, schedule))
         else:
             out = _laguerre_float64(arr, depth, float(schedule[0]) if depth else 0.0)
-        return float(out) if np.ndim(x) == 0 else out
+        return float(out) if arr.ndim == 0 else out
     ctx = mpmath.MPContext()
     ctx.dps = check_dps(dps)
-    scalar = isinstance(x, (numbers.Real, mpmath.mpf))
-    xs = [x] if scalar else list(x)
-    for value in xs:
-        _check_x(float(value))
+    xs, scalar = _check_x_exact(x)
+    _costs.check_density(len(xs), depth, "mpmath", dps=ctx.dps)
     if form == "hops":
-        probs = hop_distribution(depth, alpha, backend="mpmath", dps=ctx.dps + 5)
+        _costs.check_hops(depth, "mpmath", dps=ctx.dps + 5)
+    schedule = alpha_schedule(depth, alpha)
+    _check_constant(form, schedule)
+    if form == "hops":
+        probs = field_hop_distribution(schedule, "mpmath", ctx.dps + 5)
         values = [_hops_mp(ctx, ctx.mpf(v), probs) for v in xs]
     else:
         a = to_fraction(schedule[0]) if depth else 0
         values = [_laguerre_mp(ctx, ctx.mpf(v), depth, ctx.mpf(a.numerator) / a.denominator if depth else ctx.zero) for v in xs]
     return values[0] if scalar else values
+
+
+def _check_constant(form: str, schedule: tuple) -> None:
+    if form == "laguerre" and len(set(schedule)) > 1:
+        raise ValueError("form='laguerre' needs a constant alpha; use form='hops' for schedules")
 
 
 def _hops_mp(ctx, x, probs):
@@ -133,7 +179,30 @@ def _laguerre_float64(x, depth, a):
     t = -np.log(x)
     if a == 1.0:
         return np.exp(special.xlogy(depth - 1, t) - special.gammaln(depth))
-    return a * (1 - a) ** (depth - 1) * special.eval_genlaguerre(depth - 1, 1, -(a / (1 - a)) * t)
+    with np.errstate(all="ignore"):
+        prefactor = a * (1 - a) ** (depth - 1)
+        polynomial = special.eval_genlaguerre(depth - 1, 1, -(a / (1 - a)) * t)
+        out = prefactor * polynomial
+    tiny = np.finfo(np.float64).tiny
+    lost = ~(np.isfinite(polynomial) & np.isfinite(out) & (out >= tiny)) | (prefactor < tiny)
+    if np.any(lost):  # overflow of L, underflow of (1-a)^(H-1): the positive series in log space
+        out = np.where(lost, np.exp(_log_laguerre_series(np.where(lost, t, 0.0), depth, a)), out)
+    return out
+
+
+def _log_laguerre_series(t, depth, a):
+    """log of a (1-a)^(H-1) L^(1)_{H-1}(-z), z = a t / (1-a), from the positive series (float64, any shape of t).
+
+    L^(1)_n(-z) = sum_{k=0}^n C(n+1, n-k) z^k / k!, n = H - 1: every term is
+    positive, so the log-sum-exp loses only ~|term| 1e-16 per term.
+    """
+    n = depth - 1
+    k = np.arange(n + 1, dtype=np.float64)
+    log_binom = special.gammaln(n + 2) - special.gammaln(n - k + 1) - special.gammaln(k + 2)
+    z = (a / (1 - a)) * np.asarray(t, dtype=np.float64)[..., None]
+    with np.errstate(divide="ignore"):
+        terms = log_binom + special.xlogy(k, z) - special.gammaln(k + 1)
+    return np.log(a) + n * np.log1p(-a) + special.logsumexp(terms, axis=-1)
 
 
 def continuum_moment(m, depth: int, alpha):
@@ -145,7 +214,8 @@ def continuum_moment(m, depth: int, alpha):
     >>> continuum_moment(1, 2, 0.5)
     0.5625
     """
-    check_float("m", m, -1, open_min=True)
+    m = check_float_like("m", m, -1, open_min=True)
     depth = check_depth(depth)
+    _costs.check_layers(depth)
     schedule = alpha_schedule(depth, alpha)
     return float(np.prod([1.0 - float(a) + float(a) / (m + 1.0) for a in schedule])) if depth else 1.0

@@ -14,7 +14,8 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from ..validation import check_choice
+from ..validation import check_choice, python_scalar
+from . import _costs
 from ._validate import alpha_schedule, check_depth, check_dps, to_fraction
 
 
@@ -26,7 +27,11 @@ def hop_distribution(depth: int, alpha, *, backend: str = "float64", dps: int = 
       alpha: a in [0, 1] or a sequence of H per-layer values.
       backend: "float64" (numpy [H+1]), "mpmath" (list of mpf at ``dps``
         digits) or "exact" (list of Fraction).
-      dps: digits for "mpmath".
+      dps: digits for "mpmath", an int in [5, max_dps] (checked for every backend).
+
+    Raises:
+      ValueError: naming the argument; also when the O(H^2) recursion is over
+        the limits of :mod:`.resources`.
 
     >>> hop_distribution(2, 0.5)
     array([0.25, 0.5 , 0.25])
@@ -34,16 +39,26 @@ def hop_distribution(depth: int, alpha, *, backend: str = "float64", dps: int = 
     [Fraction(0, 1), Fraction(2, 3), Fraction(1, 3)]
     """
     depth = check_depth(depth)
+    backend = check_choice("backend", python_scalar(backend), ("float64", "mpmath", "exact"))
+    dps = check_dps(dps)
+    _costs.check_hops(depth, "log" if backend == "float64" else backend, dps=dps)
     schedule = alpha_schedule(depth, alpha)
-    backend = check_choice("backend", backend, ("float64", "mpmath", "exact"))
     if backend == "float64":
-        return np.exp(log_hop_distribution(depth, alpha))
+        return np.exp(log_hop_distribution(depth, schedule))
+    if backend == "exact":
+        _costs.check_hops(depth, backend, schedule=schedule)
+    return field_hop_distribution(schedule, backend, dps)
+
+
+def field_hop_distribution(schedule: tuple, backend: str, dps: int = 50) -> list:
+    """P(hops = k), k = 0..H, for a validated schedule: Fractions ("exact") or mpf at ``dps`` digits ("mpmath")."""
+    depth = len(schedule)
     if backend == "exact":
         values = [to_fraction(a) for a in schedule]
         one, zero = Fraction(1), Fraction(0)
     else:
         ctx = mpmath.MPContext()
-        ctx.dps = check_dps(dps)
+        ctx.dps = dps
         values = [ctx.mpf(to_fraction(a).numerator) / to_fraction(a).denominator for a in schedule]
         one, zero = ctx.one, ctx.zero
     probs = [one] + [zero] * depth
@@ -61,6 +76,7 @@ def log_hop_distribution(depth: int, alpha) -> np.ndarray:
     zeros (a = 0 or 1 layers) are -inf.
     """
     depth = check_depth(depth)
+    _costs.check_hops(depth, "log")
     schedule = alpha_schedule(depth, alpha)
     log_p = np.full(depth + 1, -np.inf)
     log_p[0] = 0.0

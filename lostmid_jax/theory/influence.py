@@ -27,6 +27,7 @@ import gc
 
 import numpy as np
 
+from . import _costs
 from ._arith import FieldOps, FloatOps, LogOps
 from ._fields import arb_field, fraction_field, mpmath_field
 from ._validate import alpha_schedule, check_backend, check_depth, check_dps, check_length
@@ -55,10 +56,16 @@ def influence_row(length: int, depth: int, alpha, *, prior=Causal(), backend: st
         local context), "arb" (list of L python-flint arb balls certified to
         contain the exact value), "exact" (list of L ``fractions.Fraction``;
         small L only; ALiBi needs irrational weights, so not with ALiBi).
-      dps: decimal digits for "mpmath" and "arb".
+      dps: decimal digits for "mpmath" and "arb", an int in [5, max_dps]
+        (checked for every backend).
 
     Returns:
       The row, index j-1 holding w_j.
+
+    Raises:
+      ValueError: naming the argument, for an argument out of range, or
+        when the row's estimated memory or work is over the limits of
+        :mod:`.resources` (raise them with ``theory.limits(...)``).
 
     >>> influence_row(3, 1, 0.5)
     array([0.16666667, 0.16666667, 0.66666667])
@@ -70,9 +77,11 @@ def influence_row(length: int, depth: int, alpha, *, prior=Causal(), backend: st
     """
     length = check_length(length)
     depth = check_depth(depth)
-    schedule = alpha_schedule(depth, alpha)
     prior = check_prior(prior, length)
     backend = check_backend(backend)
+    dps = check_dps(dps)
+    _costs.check_row(length, depth, prior, backend, dps=dps)
+    schedule = alpha_schedule(depth, alpha)
     if backend == "float64":
         ops = FloatOps()
         return rollout_row(length, schedule, row_operator(prior, length, ops), ops)
@@ -83,8 +92,8 @@ def influence_row(length: int, depth: int, alpha, *, prior=Causal(), backend: st
 
         return influence_jax.row_jax(length, schedule)
     if backend == "exact":
+        _costs.check_row(length, depth, prior, backend, schedule=schedule)
         return _field_row(length, schedule, prior, fraction_field())
-    dps = check_dps(dps)
     if backend == "mpmath":
         return _field_row(length, schedule, prior, mpmath_field(dps))
     with arb_field(dps) as field:
@@ -144,8 +153,9 @@ def log_influence_row(length: int, depth: int, alpha, *, prior=Causal()) -> np.n
     """
     length = check_length(length)
     depth = check_depth(depth)
-    schedule = alpha_schedule(depth, alpha)
     prior = check_prior(prior, length)
+    _costs.check_row(length, depth, prior, "log")
+    schedule = alpha_schedule(depth, alpha)
     ops = LogOps()
     with np.errstate(divide="ignore"):
         return rollout_row(length, schedule, row_operator(prior, length, ops), ops)

@@ -30,6 +30,7 @@ import dataclasses
 
 import numpy as np
 
+from . import _costs
 from ._validate import check_band, check_length
 
 MIDDLE_X = 0.5
@@ -39,6 +40,7 @@ MIDDLE_X = 0.5
 def positions(length: int) -> np.ndarray:
     """x_j = j / L for j = 1..L: float64 [L]."""
     length = check_length(length)
+    _costs.check_positions(length, arrays=2)
     return np.arange(1, length + 1) / length
 
 
@@ -50,6 +52,7 @@ def middle_index(length: int) -> int:
 def distance_from_middle(length: int) -> np.ndarray:
     """|j - L/2| for j = 1..L, in positions (= L |x_j - 1/2|): float64 [L]."""
     length = check_length(length)
+    _costs.check_positions(length, arrays=3)
     return np.abs(np.arange(1, length + 1, dtype=np.float64) - MIDDLE_X * length)
 
 
@@ -71,6 +74,7 @@ def band_masks(length: int, band: float = 0.1) -> ProfileBands:
       band: width in x of the primacy and late bands, in (0, 0.5).
     """
     band = check_band(band)
+    _costs.check_positions(check_length(length), arrays=4)
     x = positions(length)
     body = x < 1.0  # all but the last token
     primacy = x <= band

@@ -16,12 +16,25 @@ from __future__ import annotations
 
 import math
 
-from ..validation import check_float
+from ..validation import check_float_like
 from ._validate import check_alpha, check_depth
 
 
+_MAX_DEPTH = 2**53
+"""Largest H of the float64 laws (H - 1 and lgamma(H) exact in float64)."""
+
+
+def _check_law_depth(depth, minimum: int, law: str) -> int:
+    depth = check_depth(depth)
+    if depth < minimum:
+        raise ValueError(f"depth must be >= {minimum} for the {law}, got {depth}")
+    if depth > _MAX_DEPTH:
+        raise ValueError(f"depth must be <= 2**53 for the float64 {law}, got {depth}")
+    return depth
+
+
 def _check_x(x: float) -> float:
-    return check_float("x", x, 0, 1, open_min=True, open_max=True)
+    return check_float_like("x", x, 0, 1, open_min=True, open_max=True)
 
 
 def log_factorial_law(depth: int, x: float = 0.5) -> float:
@@ -30,18 +43,14 @@ def log_factorial_law(depth: int, x: float = 0.5) -> float:
     >>> round(math.exp(log_factorial_law(3)), 12)  # (ln 2)^2 / 2
     0.240226506959
     """
-    depth = check_depth(depth)
-    if depth < 1:
-        raise ValueError(f"depth must be >= 1 for the factorial law, got {depth}")
+    depth = _check_law_depth(depth, 1, "factorial law")
     t = math.log(1.0 / _check_x(x))
     return (depth - 1) * math.log(t) - math.lgamma(depth)
 
 
 def log_geometric_law(depth: int, alpha: float, x: float = 0.5) -> float:
     """log of the large-H asymptotic of rho_H(x) for constant a in (0, 1), H >= 2."""
-    depth = check_depth(depth)
-    if depth < 2:
-        raise ValueError(f"depth must be >= 2 for the asymptotic law, got {depth}")
+    depth = _check_law_depth(depth, 2, "asymptotic law")
     a = float(check_alpha("alpha", alpha))
     if not 0 < a < 1:
         raise ValueError(f"alpha must be in (0, 1) for the geometric law, got {alpha!r}")

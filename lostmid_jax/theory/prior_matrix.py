@@ -12,7 +12,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..validation import check_bool
+from ..validation import check_bool_like
+from . import _costs
 from .priors import ALiBi, Bidirectional, Chunks, PrefixLM, SlidingWindow, Sinks, check_prior
 
 
@@ -27,19 +28,20 @@ def allowed_mask(prior, length: int) -> np.ndarray:
     prior = check_prior(prior, length)
     if isinstance(prior, ALiBi):
         raise ValueError("prior ALiBi has no 0/1 mask (its weights are not uniform); use attention_matrix")
+    _costs.check_dense("allowed_mask", length, exact=False, copies=4.0)
     i, j = np.indices((length, length))
     causal = j <= i
     if isinstance(prior, Bidirectional):
         return np.ones((length, length), dtype=bool)
     if isinstance(prior, SlidingWindow):
-        return causal & (j > i - prior.width)
+        return causal & (j > i - min(prior.width, length))
     if isinstance(prior, Chunks):
         segment = np.repeat(np.arange(len(prior.lengths)), prior.lengths)
         return causal & (segment[i] == segment[j])
     if isinstance(prior, PrefixLM):
         return causal | ((i < prior.prefix) & (j < prior.prefix))
     if isinstance(prior, Sinks) and prior.window is not None:
-        return causal & ((j < prior.count) | (j > i - prior.window))
+        return causal & ((j < prior.count) | (j > i - min(prior.window, length)))
     return causal  # Causal, Sinks without a window
 
 
@@ -58,14 +60,18 @@ def attention_matrix(prior, length: int, *, exact: bool = False):
            [0.33333333, 0.33333333, 0.33333333]])
     """
     prior = check_prior(prior, length)
-    exact = check_bool("exact", exact)
+    exact = check_bool_like("exact", exact)
+    heads = prior.n_heads if isinstance(prior, ALiBi) and not exact else 0
+    _costs.check_dense("attention_matrix", length, exact=exact, copies=6.0, heads=heads,
+                       per_entry_ns=3000.0 if exact else 30.0)
     if isinstance(prior, ALiBi):
         if exact:
             raise ValueError("exact=True is not available for ALiBi: its weights e^(-m) are irrational")
         i, j = np.indices((length, length))
         heads = []
         for m in prior.float_slopes():
-            logits = np.where(j <= i, -m * (i - j), -np.inf)
+            with np.errstate(over="ignore"):  # a huge slope: -m (i - j) = -inf off the diagonal, a one-hot head
+                logits = np.where(j <= i, -m * (i - j), -np.inf)
             weights = np.exp(logits - logits.max(axis=1, keepdims=True))
             heads.append(weights / weights.sum(axis=1, keepdims=True))
         return np.mean(heads, axis=0)

@@ -78,7 +78,7 @@ def _bidirectional(prior: Bidirectional, length: int, ops) -> Callable:
 
 
 def _sliding_window(prior: SlidingWindow, length: int, ops) -> Callable:
-    w = prior.width
+    w = min(prior.width, length)  # w >= L is causal (and a huge w stays a Python int)
     return _uniform(np.minimum(_positions(length), w), ops, lambda u: window_sums(u, w, ops))
 
 

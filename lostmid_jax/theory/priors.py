@@ -43,8 +43,9 @@ import dataclasses
 import math
 from fractions import Fraction
 
-from ..validation import check_float, check_int
+from ..validation import check_int_like, check_real
 from ._validate import check_length
+from .resources import check_budget, check_max_heads
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,7 +77,7 @@ class SlidingWindow:
     width: int
 
     def __post_init__(self):
-        object.__setattr__(self, "width", check_int("width", self.width, 1))
+        object.__setattr__(self, "width", check_int_like("width", self.width, 1))
 
     @property
     def label(self) -> str:
@@ -95,9 +96,11 @@ class Chunks:
     lengths: tuple[int, ...]
 
     def __post_init__(self):
-        if isinstance(self.lengths, (str, bytes)) or not hasattr(self.lengths, "__iter__"):
+        n = _size(self.lengths)
+        if isinstance(self.lengths, (str, bytes, dict, set)) or not hasattr(self.lengths, "__iter__") or n is None:
             raise ValueError(f"lengths must be a sequence of integers >= 1, got {self.lengths!r}")
-        values = tuple(check_int(f"lengths[{k}]", v, 1) for k, v in enumerate(self.lengths))
+        _check_segments(n, f"lengths with {n} segments")
+        values = tuple(check_int_like(f"lengths[{k}]", v, 1) for k, v in enumerate(self.lengths))
         if not values:
             raise ValueError("lengths must hold at least one segment length")
         object.__setattr__(self, "lengths", values)
@@ -109,8 +112,9 @@ class Chunks:
         >>> Chunks.equal(10, 4)
         Chunks(lengths=(4, 4, 2))
         """
-        length, size = check_length(length), check_int("size", size, 1)
+        length, size = check_length(length), check_int_like("size", size, 1)
         full, rest = divmod(length, size)
+        _check_segments(full + (rest > 0), f"length={length} in segments of size={size} ({full + (rest > 0)} segments)")
         return cls((size,) * full + ((rest,) if rest else ()))
 
     @property
@@ -133,7 +137,7 @@ class PrefixLM:
     prefix: int
 
     def __post_init__(self):
-        object.__setattr__(self, "prefix", check_int("prefix", self.prefix, 0))
+        object.__setattr__(self, "prefix", check_int_like("prefix", self.prefix, 0))
 
     @property
     def label(self) -> str:
@@ -157,9 +161,9 @@ class Sinks:
     window: int | None = None
 
     def __post_init__(self):
-        object.__setattr__(self, "count", check_int("count", self.count, 0))
+        object.__setattr__(self, "count", check_int_like("count", self.count, 0))
         if self.window is not None:
-            object.__setattr__(self, "window", check_int("window", self.window, 1))
+            object.__setattr__(self, "window", check_int_like("window", self.window, 1))
 
     @property
     def label(self) -> str:
@@ -172,26 +176,35 @@ class ALiBi:
 
     Attributes:
       n_heads: number of heads >= 1.
+      n_heads: number of heads, 1 <= n_heads <= max_heads (4,096 unless
+        raised with :func:`~lostmid_jax.theory.limits`).
       slopes: None for the standard m_h = 2^(-8 h / n_heads), h = 1..n_heads
         (computed at the backend's precision); or n_heads finite slopes >= 0
-        (m = 0 is the uniform causal head), stored as a tuple.
+        (m = 0 is the uniform causal head), stored as a tuple (NumPy
+        scalars as Python numbers). Any finite slope works, 1e308 included:
+        a huge slope is a one-hot head on the diagonal.
     """
 
     n_heads: int
     slopes: tuple | None = None
 
     def __post_init__(self):
-        n = check_int("n_heads", self.n_heads, 1)
+        n = check_max_heads(check_int_like("n_heads", self.n_heads, 1))
         object.__setattr__(self, "n_heads", n)
         if self.slopes is None:
             return
-        if isinstance(self.slopes, (str, bytes)) or not hasattr(self.slopes, "__len__"):
+        if isinstance(self.slopes, (str, bytes, dict, set)) or _size(self.slopes) is None:
             raise ValueError(f"slopes must be None or a sequence of {n} numbers >= 0, got {self.slopes!r}")
-        values = tuple(self.slopes)
-        if len(values) != n:
-            raise ValueError(f"slopes has {len(values)} entries but n_heads is {n}; they must match")
+        if len(self.slopes) != n:
+            raise ValueError(f"slopes has {len(self.slopes)} entries but n_heads is {n}; they must match")
+        values = tuple(check_real(f"slopes[{k}]", m, 0) for k, m in enumerate(self.slopes))
         for k, m in enumerate(values):
-            check_float(f"slopes[{k}]", m, 0)
+            try:
+                in_range = math.isfinite(float(m))
+            except OverflowError:
+                in_range = False
+            if not in_range:  # an exact number beyond float range
+                raise ValueError(f"slopes[{k}] must be a finite number within float range, got {m!r}")
         object.__setattr__(self, "slopes", values)
 
     def slope_values(self) -> tuple:
@@ -219,6 +232,20 @@ class ALiBi:
     @property
     def label(self) -> str:
         return f"ALiBi {self.n_heads} heads" + ("" if self.slopes is None else " (custom slopes)")
+
+
+def _size(values) -> int | None:
+    """len(values), or None for an object without a length (a number, a 0-d array, a generator)."""
+    try:
+        return len(values)
+    except TypeError:
+        return None
+
+
+def _check_segments(n: int, what: str) -> None:
+    """Budget of building and validating ``n`` segment lengths (Python ints)."""
+    n = n if n < 1e300 else math.inf
+    check_budget(what, nbytes=40.0 * n, operations=1000.0 * n)
 
 
 PRIORS = (Causal, Bidirectional, SlidingWindow, Chunks, PrefixLM, Sinks, ALiBi)

@@ -25,6 +25,8 @@ import math
 import numpy as np
 from scipy import special
 
+from ..validation import python_scalar
+from . import _costs
 from ._validate import check_band, check_depth
 from .continuum import log_continuum_density
 from .hops import log_hop_distribution
@@ -83,9 +85,19 @@ def summarize_log_row(log_row, *, band: float = 0.1) -> ProfileSummary:
       band: width of the primacy and late bands, in (0, 0.5).
     """
     band = check_band(band)
-    log_row = np.asarray(log_row, dtype=np.float64)
+    message = "log_row must be a 1-D array of length >= 1 with no NaN or +inf"
+    raw = python_scalar(log_row)
+    if raw is None or isinstance(raw, (str, bytes, bool, dict, set)):
+        raise ValueError(f"{message}, got {raw!r}")
+    try:
+        log_row = np.asarray(raw)
+        if log_row.dtype.kind not in "iufO":  # no bools, complex numbers or strings
+            raise TypeError(log_row.dtype)
+        log_row = log_row.astype(np.float64, copy=False)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{message}, got {raw!r}") from None
     if log_row.ndim != 1 or log_row.size < 1 or np.any(np.isnan(log_row)) or np.any(log_row == np.inf):
-        raise ValueError("log_row must be a 1-D array of length >= 1 with no NaN or +inf")
+        raise ValueError(message)
     length = log_row.size
     bands = band_masks(length, band)
     j_mid = middle_index(length)
@@ -119,6 +131,7 @@ def continuum_summary(depth: int, alpha, *, band: float = 0.1) -> ProfileSummary
     """
     band = check_band(band)
     depth = check_depth(depth)
+    _costs.check_hops(depth, "log")
     log_p = log_hop_distribution(depth, alpha)
     p = np.exp(log_p)
     k = np.arange(1, depth + 1, dtype=np.float64)
