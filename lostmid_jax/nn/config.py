@@ -17,7 +17,7 @@ import dataclasses
 
 import numpy as np
 
-from ..validation import check_bool, check_choice, check_float, check_int, check_positive_float
+from ..validation import check_bool_like, check_choice, check_float_like, check_int_like
 from .mask_spec import MASK_KINDS, MaskSpec
 
 ATTENTION_KINDS = ("softmax", "uniform", "linear-value")
@@ -144,19 +144,22 @@ class DecoderConfig:
             check_choice(name, getattr(self, name), choices)
         if self.dtype is not None:
             check_choice("dtype", self.dtype, FLOAT_DTYPES)
-        for name in BOOL_FIELDS:
-            check_bool(name, getattr(self, name))
+        for name in BOOL_FIELDS:  # np.bool_ accepted, stored as a Python bool; 'False' and None refused
+            object.__setattr__(self, name, check_bool_like(name, getattr(self, name)))
         MaskSpec.from_config(self)  # window / prefix: required with their mask, refused otherwise
         if self.position == "rope" and self.resolved_head_dim % 2:
             raise ValueError(f"head_dim={self.resolved_head_dim} must be even for position='rope'")
-        check_positive_float("rope_theta", self.rope_theta)
+        self._float("rope_theta", 0.0, open_min=True)
         self._int("max_positions", 1)
-        check_positive_float("norm_eps", self.norm_eps)
-        check_float("init_std", self.init_std, 0.0)
+        self._float("norm_eps", 0.0, open_min=True)
+        self._float("init_std", 0.0)
         self._check_attn_mix()
 
     def _int(self, name: str, minimum: int) -> None:
-        object.__setattr__(self, name, check_int(name, getattr(self, name), minimum))
+        object.__setattr__(self, name, check_int_like(name, getattr(self, name), minimum))
+
+    def _float(self, name: str, minimum: float, *, open_min: bool = False) -> None:
+        object.__setattr__(self, name, check_float_like(name, getattr(self, name), minimum, open_min=open_min))
 
     def _check_attn_mix(self):
         mix = self.attn_mix

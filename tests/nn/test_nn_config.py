@@ -52,8 +52,18 @@ BAD_CONFIGS = [
     (dict(final_norm=0), "final_norm"),
     (dict(mlp_bias="True"), "mlp_bias"),
     (dict(residual="False"), "residual"),
-    (dict(tie_embeddings=np.bool_(True)), "tie_embeddings"),
+    (dict(tie_embeddings=np.array([True])), "tie_embeddings"),
+    (dict(rope_theta=np.float32("nan")), "rope_theta"),
 ]
+
+
+def test_numpy_scalars_are_converted_once():
+    """np.bool_, NumPy ints and floats are accepted and stored as Python values (JSON, hashing)."""
+    cfg = DecoderConfig(tie_embeddings=np.bool_(False), width=np.int64(32), rope_theta=np.float32(1e4),
+                        norm_eps=np.array(1e-5))
+    assert cfg.tie_embeddings is False and type(cfg.width) is int
+    assert type(cfg.rope_theta) is float and type(cfg.norm_eps) is float
+    hash(cfg)
 
 
 @pytest.mark.parametrize("kwargs,field", BAD_CONFIGS, ids=[f for _, f in BAD_CONFIGS])
