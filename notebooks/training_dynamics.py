@@ -49,7 +49,7 @@ prof = micro_training.profile_rows(result.runs)
 
 # %% [markdown]
 # ## Profiles at the snapshot steps
-# Dashed lines mark document starts. A chunk-local U would show as a dip in
+# Dashed lines mark document starts. A document-local U would show as a dip in
 # the middle of each document and rises at its BOS anchors.
 
 # %%
@@ -67,10 +67,10 @@ tplots.valley_vs_step(records, exp.variants)
 # %% [markdown]
 # ## The U inside each document
 # Per document: log10(sqrt(start edge * end edge) / middle) of the last
-# token's influence (train/metrics.py chunk_u); > 0 is a chunk-local U.
+# token's influence (train/metrics.py doc_u); > 0 is a document-local U.
 
 # %%
-tplots.chunk_u_vs_step(records, exp.variants)
+tplots.doc_u_vs_step(records, exp.variants)
 
 # %% [markdown]
 # ## Where the score pathway differs from the value pathway

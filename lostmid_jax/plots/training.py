@@ -1,6 +1,6 @@
 """Figures of the micro-training experiment, from its snapshot records.
 
-valley_vs_step, chunk_u_vs_step, pathways_vs_step, profiles_at_steps,
+valley_vs_step, doc_u_vs_step, pathways_vs_step, profiles_at_steps,
 accuracy_by_needle_bin; all_figures writes the PNGs. Records are the
 experiment's dicts (intervention, seed, step and the snapshot metrics);
 ``exp`` is any object with ``variants`` and ``base.task`` /
@@ -49,10 +49,10 @@ def valley_vs_step(records, variants, *, key="total_valley", ylabel="valley dept
     return fig
 
 
-def chunk_u_vs_step(records, variants, *, ax=None):
+def doc_u_vs_step(records, variants, *, ax=None):
     """Chunk-local U log10(sqrt(start * end edge) / middle), mean over documents, against step; returns the Figure."""
-    return valley_vs_step(records, variants, key="total_chunk_u", title="U inside each document",
-                          ylabel="chunk-local U log10(sqrt(edges) / middle)", ax=ax)
+    return valley_vs_step(records, variants, key="total_doc_u", title="U inside each document",
+                          ylabel="document-local U log10(sqrt(edges) / middle)", ax=ax)
 
 
 def pathways_vs_step(records, *, ax=None):
@@ -136,7 +136,7 @@ def all_figures(records, profile_rows, exp, boundaries, run_dir, *, chance=None)
     """Write the PNGs into ``run_dir``; returns their paths.
 
     valley_vs_step, pathways_vs_step and profiles_at_steps always;
-    chunk_u_vs_step unless the task is "retrieval"; accuracy_by_needle_bin.png
+    doc_u_vs_step unless the task is "retrieval"; accuracy_by_needle_bin.png
     unless it is "lm", with ``chance`` (train.tasks.chance_accuracy of the
     base config) as its dotted line.
     """
@@ -144,7 +144,7 @@ def all_figures(records, profile_rows, exp, boundaries, run_dir, *, chance=None)
             "pathways_vs_step": pathways_vs_step(records),
             "profiles_at_steps": profiles_at_steps(profile_rows, boundaries)}
     if exp.base.task != "retrieval":
-        figs["chunk_u_vs_step"] = chunk_u_vs_step(records, exp.variants)
+        figs["doc_u_vs_step"] = doc_u_vs_step(records, exp.variants)
     if exp.base.task != "lm":
         figs["accuracy_by_needle_bin"] = accuracy_by_needle_bin(records, exp.variants, exp.base.needle_bins, chance)
     return [save(fig, pathlib.Path(run_dir) / f"{name}.png", dpi=110) for name, fig in figs.items()]

@@ -7,7 +7,7 @@
     boundary_spike mean over interior boundaries b of
                    log10( n_b / median_{0 < |j - b| <= w} n_j ):
                    > 0 when document starts stand out of their neighbourhood.
-    chunk_u        per document (chunk) c = [s, e) of N = e - s positions, e
+    doc_u        per document c = [s, e) of N = e - s positions, e
                    capped at L - 1 so the output position itself is left out:
                    log10( sqrt(start_c end_c) / middle_c ), start_c / end_c the
                    mean n over the w = max(1, round(0.1 N)) positions after the
@@ -65,9 +65,9 @@ def pathway_norm(norms) -> float:
     return float(np.sqrt(np.sum(np.square(_norms(norms)))))
 
 
-def chunk_u_profile(norms, boundaries, *, edge: float = 0.1, lo: float = 0.35, hi: float = 0.65,
+def doc_u_profile(norms, boundaries, *, edge: float = 0.1, lo: float = 0.35, hi: float = 0.65,
                     min_length: int = 5) -> np.ndarray:
-    """[C] chunk-local U depth of each document (see module docstring); NaN for
+    """[C] document-local U depth of each document (see module docstring); NaN for
     documents shorter than ``min_length`` positions or with a zero mean."""
     n = _norms(norms)
     if isinstance(min_length, bool) or not isinstance(min_length, int) or min_length < 3:
@@ -87,7 +87,7 @@ def chunk_u_profile(norms, boundaries, *, edge: float = 0.1, lo: float = 0.35, h
     return np.array(out, np.float64)
 
 
-def chunk_u(norms, boundaries, **kw) -> float:
-    """Mean over documents of :func:`chunk_u_profile` (NaN if none is defined)."""
-    u = chunk_u_profile(norms, boundaries, **kw)
+def doc_u(norms, boundaries, **kw) -> float:
+    """Mean over documents of :func:`doc_u_profile` (NaN if none is defined)."""
+    u = doc_u_profile(norms, boundaries, **kw)
     return float(np.nanmean(u)) if np.isfinite(u).any() else float("nan")

@@ -3,7 +3,7 @@
 A snapshot of the model after t steps is a dict with scalars (step; per
 pathway total / value / score: norm, valley depth, boundary spike,
 document-local U, see metrics.py; the total profile's document-local U per
-document total_chunk_u_c<c>; per-layer strength a_l; accuracy per needle
+document total_doc_u_c<c>; per-layer strength a_l; accuracy per needle
 bin acc_bin<b>) and arrays (total / value / score profiles [L]).
 
 Everything is measured with the model run as it is trained
@@ -58,9 +58,9 @@ def take_snapshot(cfg: TrainConfig, graphdef, params, step: int, evalset: dict |
         rec[f"{name}_norm"] = metrics.pathway_norm(n)
         rec[f"{name}_valley"] = metrics.valley_depth(n, bounds)
         rec[f"{name}_spike"] = metrics.boundary_spike(n, bounds)
-        rec[f"{name}_chunk_u"] = metrics.chunk_u(n, bounds)
-    per_doc = metrics.chunk_u_profile(split.total.norms, bounds)
-    rec.update({f"total_chunk_u_c{c}": float(u) for c, u in enumerate(per_doc)})
+        rec[f"{name}_doc_u"] = metrics.doc_u(n, bounds)
+    per_doc = metrics.doc_u_profile(split.total.norms, bounds)
+    rec.update({f"total_doc_u_c{c}": float(u) for c, u in enumerate(per_doc)})
     for layer, a in enumerate(analysis.attention_strength_under(model, x, execution)):
         rec[f"strength_{layer}"] = float(a)
     if evalset is not None:

@@ -70,7 +70,7 @@ def _training():
     for v in ("none", "middle_loss"):
         for seed in (0, 1):
             for step in (0, 2):
-                r = dict(intervention=v, seed=seed, step=step, total_valley=rng.normal(), total_chunk_u=rng.normal(),
+                r = dict(intervention=v, seed=seed, step=step, total_valley=rng.normal(), total_doc_u=rng.normal(),
                          total_norm=1.0, value_norm=1.0, score_norm=0.1, acc_bin0=0.5, acc_bin1=0.4)
                 records.append(r)
                 rows += [dict(intervention=v, seed=seed, step=step, total=rng.random() + 0.1) for _ in range(12)]
@@ -124,7 +124,7 @@ def test_all_figures_write_pngs(tmp_path):
     assert names == sorted(["fig1_u_curves.png", "fig2_middle_vs_depth.png", "fig3_mass_shares.png",
                             "fig4_peak_to_trough.png", "fig1_profiles.png", "fig2_valley_vs_depth.png",
                             "overlay_toy.png", "heatmap_toy.png", "valley_vs_step.png", "pathways_vs_step.png",
-                            "profiles_at_steps.png", "chunk_u_vs_step.png", "accuracy_by_needle_bin.png"])
+                            "profiles_at_steps.png", "doc_u_vs_step.png", "accuracy_by_needle_bin.png"])
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in paths)
 
 

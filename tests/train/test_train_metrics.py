@@ -39,27 +39,27 @@ def _documents(edges_per_doc, n_doc=40, mid=1.0):
     return n, np.arange(0, n.size - 1, n_doc)
 
 
-def test_chunk_u_of_constructed_documents():
+def test_doc_u_of_constructed_documents():
     n, bounds = _documents([100.0, 100.0, 100.0])
-    assert metrics.chunk_u_profile(n, bounds) == pytest.approx([2.0, 2.0, 2.0])  # log10(100 / 1)
+    assert metrics.doc_u_profile(n, bounds) == pytest.approx([2.0, 2.0, 2.0])  # log10(100 / 1)
     assert metrics.boundary_spike(n, bounds) == pytest.approx(2.0)  # 1e4 over neighbours all 100: separate
     n, bounds = _documents([10.0, 1000.0])
-    assert metrics.chunk_u_profile(n, bounds) == pytest.approx([1.0, 3.0])
-    assert metrics.chunk_u(n, bounds) == pytest.approx(2.0)
+    assert metrics.doc_u_profile(n, bounds) == pytest.approx([1.0, 3.0])
+    assert metrics.doc_u(n, bounds) == pytest.approx(2.0)
 
 
-def test_chunk_u_geometric_mean_of_edges_flat_and_hump():
+def test_doc_u_geometric_mean_of_edges_flat_and_hump():
     n, bounds = _documents([1.0])
     n[1:5], n[-6:-1] = 10.0, 1000.0  # start edge 10, end edge 1000 (before the output position)
-    assert metrics.chunk_u(n, bounds) == pytest.approx(2.0)  # log10(sqrt(10 * 1000) / 1)
-    assert metrics.chunk_u(np.ones(50), [0, 25]) == pytest.approx(0.0)
+    assert metrics.doc_u(n, bounds) == pytest.approx(2.0)  # log10(sqrt(10 * 1000) / 1)
+    assert metrics.doc_u(np.ones(50), [0, 25]) == pytest.approx(0.0)
     hump, hb = _documents([1.0, 1.0], mid=10.0)
-    assert metrics.chunk_u(hump, hb) == pytest.approx(-1.0)
+    assert metrics.doc_u(hump, hb) == pytest.approx(-1.0)
 
 
-def test_chunk_u_short_documents_and_bad_input():
-    assert np.isnan(metrics.chunk_u(np.ones(12), [0, 4, 8]))  # documents of 4 positions < min_length 5
+def test_doc_u_short_documents_and_bad_input():
+    assert np.isnan(metrics.doc_u(np.ones(12), [0, 4, 8]))  # documents of 4 positions < min_length 5
     with pytest.raises(ValueError, match="min_length"):
-        metrics.chunk_u(np.ones(12), [0], min_length=2)
+        metrics.doc_u(np.ones(12), [0], min_length=2)
     with pytest.raises(ValueError, match="edge"):
-        metrics.chunk_u_profile(np.ones(12), [0], edge=0.5)
+        metrics.doc_u_profile(np.ones(12), [0], edge=0.5)

@@ -52,24 +52,25 @@ def _profile_lines(records, first, last) -> list[str]:
 
 
 def _chunk_lines(records, first, last) -> list[str]:
-    """Boundary spike and chunk-local U of the baseline (documents exist only with an LM input)."""
+    """Boundary spike and document-local U of the baseline (documents exist only with an LM input)."""
     s0, s1, (md, sed) = _change(records, "none", "total_spike", first, last)
     lines = []
     if any(np.isfinite(v) for v in s1.values()):
         m1, se1 = mean_se(s1.values())
-        lines.append(f"chunk-boundary spike log10(n_b / neighbour median), baseline step {last}: {m1:+.3f} +- "
+        lines.append(f"document-boundary spike log10(n_b / neighbour median), baseline step {last}: {m1:+.3f} +- "
                      f"{se1:.3f} (change from step {first}: {md:+.3f} +- {sed:.3f}) -> "
-                     + _call(m1, se1, "spikes at chunk boundaries", "dips at chunk boundaries"))
-    u0, u1, (mu, seu) = _change(records, "none", "total_chunk_u", first, last)
+                     + _call(m1, se1, "spikes at document boundaries", "dips at document boundaries"))
+    u0, u1, (mu, seu) = _change(records, "none", "total_doc_u", first, last)
     if any(np.isfinite(v) for v in u1.values()):
         m1, se1 = mean_se(u1.values())
-        docs = sorted({k for r in records for k in r if k.startswith("total_chunk_u_c")}, key=lambda k: int(k[15:]))
-        per = ", ".join(f"doc {k[15:]} {_fmt(_series(records, 'none', k, last).values())}" for k in docs)
-        lines.append(f"chunk-local U log10(sqrt(start*end edge)/middle) per document, baseline: step {first} "
+        prefix = "total_doc_u_c"
+        docs = sorted({k for r in records for k in r if k.startswith(prefix)}, key=lambda k: int(k[len(prefix):]))
+        per = ", ".join(f"doc {k[len(prefix):]} {_fmt(_series(records, 'none', k, last).values())}" for k in docs)
+        lines.append(f"document-local U log10(sqrt(start*end edge)/middle) per document, baseline: step {first} "
                      f"{_fmt(u0.values())}, step {last} {m1:+.3f} +- {se1:.3f} ({per}) -> "
                      + _call(m1, se1, "a U INSIDE each document", "a hump inside each document")
                      + f"; change {mu:+.3f} +- {seu:.3f} -> "
-                     + _call(mu, seu, "the chunk-local U DEEPENS", "the chunk-local U becomes SHALLOWER"))
+                     + _call(mu, seu, "the document-local U DEEPENS", "the document-local U becomes SHALLOWER"))
     return lines
 
 
@@ -94,7 +95,7 @@ def _accuracy_lines(exp, records, first, last) -> list[str]:
                      f"accuracy {ma:+.3f} +- {sa:.3f} -> "
                      + _call(ma, sa, "raises middle accuracy", "lowers middle accuracy")
                      + f"; valley {mv:+.3f} +- {sv:.3f} -> " + _call(mv, sv, "deeper valley", "shallower valley")
-                     + _paired(records, variant, "total_chunk_u", last, "chunk-local U"))
+                     + _paired(records, variant, "total_doc_u", last, "document-local U"))
     return lines
 
 
@@ -106,7 +107,7 @@ def _paired(records, variant, key, step, label) -> str:
 
 
 def verdict(exp, records: list[dict]) -> list[str]:
-    """Statements on the valley, pathways, chunk boundaries and chunk-local U, and
+    """Statements on the valley, pathways, document boundaries and document-local U, and
     retrieval accuracy against chance and across interventions (mean +- SE over seeds)."""
     steps = sorted({r["step"] for r in records})
     first, last = steps[0], steps[-1]
