@@ -69,8 +69,8 @@ def run_profile(model, x, request: ProfileRequest, *, key=None, segment_ids=None
     graphdef, state = nnx.split(model)
     if request.method == "jacrev":
         return estimates(request, _jacrev_sq_norms(graphdef, state, xp, segment_ids, request))
+    plan = plan_request(request, cfg, state)  # before any cotangent exists: refuses what cannot fit
     cots = cotangents(request.method, cfg.width, xp.dtype, probes=request.probes, key=key)
-    plan = plan_request(request, cfg, state)
     s = sq_norms(graphdef, state, xp, cots, segment_ids, request=request, chunk=plan.chunk)
     return estimates(request, s, plan)
 

@@ -65,3 +65,10 @@ def test_score_pathway_may_be_zero_but_total_may_not():
 def test_preset_names_bad_input(name, overrides, message):
     with pytest.raises(ValueError, match=message):
         preset(name, **overrides)
+
+
+@pytest.mark.parametrize("probes", [10**9, 2**63])
+def test_probe_counts_that_cannot_fit_are_refused_before_xla_aborts(model, probes):
+    """Found by the fuzz suite: 1e12 probes made XLA abort the process while allocating them."""
+    with pytest.raises(ValueError, match="probes: .* need"):
+        influence_profile(model, _x(), method="randomized", probes=probes, key=0)
