@@ -141,6 +141,7 @@ def _gpt2_dir(tmp_path):
     config = dict(model_type="gpt2", n_layer=2, n_embd=16, n_head=2, n_positions=32, vocab_size=64)
     (tmp_path / "gpt2").mkdir()
     (tmp_path / "gpt2" / "config.json").write_text(json.dumps(config))
+    (tmp_path / "gpt2" / "model.safetensors").write_bytes(b"not read: only the config is built")
     return str(tmp_path / "gpt2")
 
 

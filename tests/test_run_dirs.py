@@ -120,3 +120,13 @@ def test_files_are_written_atomically(tmp_path):
     io.write_config(tmp_path, _Cfg())
     assert sorted(os.listdir(tmp_path)) == ["a.csv", "config.json"]  # no temporary names left behind
     assert (tmp_path / "a.csv").read_bytes() == b"x\r\n1\r\n"
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["sweep", "--depths", "1-100000000"], "at most 100000"),
+    (["sweep", "--depths", "1-50000"], "max_operations"),
+    (["counterfactuals", "--length", "100000000", "--depths", "1-300"], "max_operations"),
+])
+def test_work_that_cannot_finish_is_refused_before_the_run(argv, message, tmp_path, capsys):
+    _refused([*argv, "--no-progress", "--out", str(tmp_path / "never")], capsys, message)
+    assert not (tmp_path / "never").exists()

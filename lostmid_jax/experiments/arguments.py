@@ -29,6 +29,7 @@ import typing
 from .configs import field_default, field_types, nested_class
 
 _NONE_WORDS = ("none", "null")
+MAX_RANGE = 100_000  # values one 'a-b' range may expand to
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,19 +66,23 @@ def field_docs(cls) -> dict[str, str]:
 
 
 def int_list(text: str) -> tuple[int, ...]:
-    """'1-4,8,16' -> (1, 2, 3, 4, 8, 16); '' -> ()."""
+    """'1-4,8,16' -> (1, 2, 3, 4, 8, 16); '' -> (). A range expands to at most MAX_RANGE values."""
     values: list[int] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
         match = re.fullmatch(r"(-?\d+)-(-?\d+)", part)
         try:
-            if match:
-                values.extend(range(int(match.group(1)), int(match.group(2)) + 1))
-            else:
-                values.append(int(part))
+            bounds = (int(match.group(1)), int(match.group(2))) if match else None
+            single = None if match else int(part)
         except ValueError:
             raise ValueError(f"expected integers or ranges like 1-64, got {part!r}") from None
+        if bounds is None:
+            values.append(single)
+        elif bounds[1] - bounds[0] >= MAX_RANGE:
+            raise ValueError(f"the range {part!r} has {bounds[1] - bounds[0] + 1} values; at most {MAX_RANGE} are taken")
+        else:
+            values.extend(range(bounds[0], bounds[1] + 1))
     return tuple(values)
 
 

@@ -92,6 +92,10 @@ class Config:
             raise ValueError(f"priors must be distinct, got {specs}")
         check_float("band", self.band, 0, 0.5, open_min=True, open_max=True)
         check_float("dead_below", self.dead_below, 0, 1, open_min=True, open_max=True)
+        from ..theory.resources import check_operations
+
+        work = len(specs) * sum(10.0 * h * length for h in set(depths) | {profile})  # ~10 ns per H L entry
+        check_operations(f"length={length} x depths (max {max(*depths, profile)})", work)
         object.__setattr__(self, "depths", tuple(sorted(set(depths) | {profile})))
         object.__setattr__(self, "profile_depth", profile)
         object.__setattr__(self, "priors", specs)

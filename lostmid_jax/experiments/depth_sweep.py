@@ -69,6 +69,17 @@ class Config:
             if len(self.custom) < max(self.depths):
                 raise ValueError(f"custom has {len(self.custom)} entries; it needs max(depths) = {max(self.depths)}")
         check_float("band", self.band, 0, 0.5, open_min=True, open_max=True)
+        self._check_work()
+
+    def _check_work(self) -> None:
+        """Refuse, before any work, a sweep over the theory's work limit (~10 ns per H L entry of a row,
+        ~100 ns per H^2 of a continuum point; theory.limits raises the limit)."""
+        from ..theory.resources import check_operations
+
+        schedules = len(self.alphas) * (2 if self.power_b is not None else 1) + (self.custom is not None)
+        per_schedule = sum(10.0 * h * sum(self.lengths) + 100.0 * h * h for h in self.depths)
+        check_operations(f"depths (max {max(self.depths)}, {len(self.depths)} values) x lengths (max "
+                         f"{max(self.lengths)})", schedules * per_schedule)
 
 
 SMOKE = {"depths": (1, 2, 4, 8, 16, 32), "alphas": (0.25, 0.5, 1.0), "lengths": (256,)}
