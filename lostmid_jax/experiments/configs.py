@@ -13,9 +13,11 @@ the same dataclass, so ``Config(**json.load(f)["config"])`` works too.
 from __future__ import annotations
 
 import dataclasses
+import types
 import typing
 
 from ..io import jsonable
+from ..validation import check_float_like, check_int_like
 
 
 def field_types(cls) -> dict[str, object]:
@@ -41,8 +43,10 @@ def is_sequence_type(annotation) -> bool:
 
 
 def tuples_from_lists(obj) -> None:
-    """In a frozen dataclass's __post_init__: store lists given for tuple fields as tuples,
-    and nested dicts given for dataclass fields as that dataclass."""
+    """In a frozen dataclass's __post_init__: store nested dicts given for dataclass fields as that
+    dataclass, and sequences given for ``tuple[X, ...]`` fields as tuples of X (NumPy scalars converted),
+    with a ValueError naming the field for anything else (a string, a number, None where not allowed,
+    an element of the wrong type)."""
     types = field_types(type(obj))
     for field in dataclasses.fields(obj):
         value = getattr(obj, field.name)
@@ -50,8 +54,31 @@ def tuples_from_lists(obj) -> None:
         inner = nested_class(annotation)
         if inner is not None and isinstance(value, dict):
             object.__setattr__(obj, field.name, from_dict(inner, value))
-        elif isinstance(value, list) and is_sequence_type(annotation):
-            object.__setattr__(obj, field.name, tuple(value))
+        elif is_sequence_type(annotation):
+            object.__setattr__(obj, field.name, _sequence(field.name, value, annotation))
+
+
+def _sequence(name: str, value, annotation):
+    members = typing.get_args(annotation) if typing.get_origin(annotation) in (typing.Union, types.UnionType) \
+        else (annotation,)
+    if value is None and type(None) in members:
+        return None
+    tuple_type = next(m for m in members if typing.get_origin(m) is tuple or m is tuple)
+    scalars = [m for m in members if m in (int, float, str)]
+    if scalars and not isinstance(value, (list, tuple)):
+        return value  # a scalar alternative (e.g. one float for every layer): the config checks it
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"{name} must be a list of values, got {value!r}")
+    element = (typing.get_args(tuple_type) or (object,))[0]
+    check = {int: check_int_like, float: check_float_like}.get(element)
+    out = []
+    for i, item in enumerate(value):
+        if check is not None:
+            item = check(f"{name}[{i}]", item)
+        elif element is str and not isinstance(item, str):
+            raise ValueError(f"{name}[{i}] must be a string, got {item!r}")
+        out.append(item)
+    return tuple(out)
 
 
 def from_dict(cls, values: dict):

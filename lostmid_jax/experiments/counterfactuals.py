@@ -87,7 +87,10 @@ class Config:
             p if isinstance(p, str) else prior_spec(p) for p in self.priors)
         if not specs:
             raise ValueError("priors must not be empty")
-        specs = tuple(prior_spec(parse_prior(s, length)) for s in specs)  # validates for L
+        try:
+            specs = tuple(prior_spec(parse_prior(s, length)) for s in specs)  # validates for L
+        except ValueError as err:
+            raise ValueError(f"priors: {err}") from None
         if len(set(specs)) != len(specs):
             raise ValueError(f"priors must be distinct, got {specs}")
         check_float("band", self.band, 0, 0.5, open_min=True, open_max=True)

@@ -81,7 +81,7 @@ def summarize_log_row(log_row, *, band: float = 0.1) -> ProfileSummary:
 
     Args:
       log_row: float array [L] (from :func:`log_influence_row`, or
-        ``np.log`` of a row); -inf entries mean exact zeros.
+        ``np.log`` of a row summing to 1): entries <= 0; -inf entries mean exact zeros.
       band: width of the primacy and late bands, in (0, 0.5).
     """
     band = check_band(band)
@@ -98,6 +98,8 @@ def summarize_log_row(log_row, *, band: float = 0.1) -> ProfileSummary:
         raise ValueError(f"{message}, got {raw!r}") from None
     if log_row.ndim != 1 or log_row.size < 1 or np.any(np.isnan(log_row)) or np.any(log_row == np.inf):
         raise ValueError(message)
+    if np.any(log_row > 1e-9):  # a weight above 1 cannot be part of a distribution (and would overflow exp)
+        raise ValueError(f"log_row must hold log weights <= 0 of a distribution, got a maximum of {log_row.max():g}")
     length = log_row.size
     bands = band_masks(length, band)
     j_mid = middle_index(length)
