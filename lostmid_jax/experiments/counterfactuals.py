@@ -76,7 +76,10 @@ class Config:
         profile = max(depths) if self.profile_depth is None else check_int("profile_depth", self.profile_depth, 1)
         check_float("alpha", self.alpha, 0, 1)
         if self.power_b is not None:
-            power_law_schedule(1, self.alpha, self.power_b)  # validates b
+            try:
+                power_law_schedule(1, self.alpha, self.power_b)  # validates b
+            except ValueError as err:
+                raise ValueError(f"power_b: {err}") from None
         if self.custom is not None:
             for i, a in enumerate(self.custom):
                 check_float(f"custom[{i}]", a, 0, 1)

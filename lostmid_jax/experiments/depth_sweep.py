@@ -62,7 +62,10 @@ class Config:
         for length in self.lengths:
             check_int("lengths", length, 2)  # L = 1 has no middle, no valley and no peak-to-trough
         if self.power_b is not None:
-            power_law_schedule(1, 1.0, self.power_b)  # validates b
+            try:
+                power_law_schedule(1, 1.0, self.power_b)  # validates b
+            except ValueError as err:
+                raise ValueError(f"power_b: {err}") from None
         if self.custom is not None:
             for i, a in enumerate(self.custom):
                 check_float(f"custom[{i}]", a, 0, 1)
