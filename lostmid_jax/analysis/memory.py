@@ -112,7 +112,8 @@ def plan_memory(cfg, *, length: int, count: int, split: bool, remat: bool, weigh
     (parallel.map_over_mesh), one item at a time.
 
     Raises:
-      ValueError: naming ``max_memory_gb`` when even chunk 1 does not fit.
+      ValueError: naming ``max_memory_gb`` when even chunk 1 does not fit; without it, naming ``x``
+        when one cotangent would not fit in 3/4 of a CPU machine's memory.
     """
     devices = jax.devices()[:1] if mesh is None else list(mesh.devices.flat)
     devices = [d for d in devices if d.process_index == jax.process_index()]  # this host's share
@@ -122,6 +123,11 @@ def plan_memory(cfg, *, length: int, count: int, split: bool, remat: bool, weigh
     used = in_use_bytes(devices) if max_memory_gb is not None else 0
     budget = None
     if max_memory_gb is None:
+        if devices[0].platform == "cpu" and fixed + per > 0.75 * physical_memory_bytes():
+            raise ValueError(
+                f"x: L={length} needs ~{(fixed + per) / _GB:.3g} GB for one cotangent (remat {remat}), more than 3/4 "
+                f"of this machine's {physical_memory_bytes() / _GB:.3g} GB: XLA would abort; use a shorter x, "
+                "remat=True, or more devices")
         c, reason = (chunk, "chunk") if chunk is not None else (auto_chunk(cfg, length, local), "auto")
     else:
         free = max_memory_gb * _GB - used

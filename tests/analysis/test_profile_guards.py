@@ -72,3 +72,8 @@ def test_probe_counts_that_cannot_fit_are_refused_before_xla_aborts(model, probe
     """Found by the fuzz suite: 1e12 probes made XLA abort the process while allocating them."""
     with pytest.raises(ValueError, match="probes: .* need"):
         influence_profile(model, _x(), method="randomized", probes=probes, key=0)
+
+
+def test_inputs_too_long_for_this_machine_are_refused_before_xla_aborts(model):
+    with pytest.raises(ValueError, match="x: L=100000 needs"):
+        influence_profile(model, np.zeros((100000, 16), np.float32))
