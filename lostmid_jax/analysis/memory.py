@@ -153,7 +153,7 @@ def plan_request(request, cfg, state, *, rows_split: bool = True) -> MemoryPlan:
 
     Raises:
       ValueError: naming ``probes`` when the K cotangent rows and their squared norms alone
-        cannot fit (``max_memory_gb``, or 3/4 of the machine's memory): XLA would abort the process.
+        cannot fit in 3/4 of the machine's memory (XLA would abort the process).
     """
     check_rows_fit(request, cfg)
     plan = plan_memory(cfg, length=request.prefix(cfg), count=request.count(cfg.width), split=request.split,
@@ -164,15 +164,15 @@ def plan_request(request, cfg, state, *, rows_split: bool = True) -> MemoryPlan:
 
 
 def check_rows_fit(request, cfg) -> None:
-    """Refuse K cotangents [K, D] plus their squared norms [K, P, L'] (float64 on the host) beyond the memory."""
+    """Refuse K cotangents [K, D] plus their squared norms [K, P, L'] (float64 on the host) beyond 3/4 of the memory."""
     count = request.count(cfg.width)
     need = count * (cfg.width * np.dtype(cfg.compute_dtype).itemsize + len(request.pathways) * request.prefix(cfg) * 8)
-    limit = request.max_memory_gb * 2**30 if request.max_memory_gb is not None else 0.75 * physical_memory_bytes()
+    limit = 0.75 * physical_memory_bytes()
     if need > limit:
         name = "probes" if request.method == "randomized" else "method"
         raise ValueError(f"{name}: {count} cotangent rows and their squared norms need {need / 2**30:.3g} GB, more "
-                         f"than {limit / 2**30:.3g} GB (max_memory_gb, or 3/4 of this machine's memory); use fewer "
-                         "probes (method='randomized')")
+                         f"than 3/4 of this machine's memory ({limit / 2**30:.3g} GB); use fewer probes "
+                         "(method='randomized')")
 
 
 def physical_memory_bytes() -> int:
