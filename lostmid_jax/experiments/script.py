@@ -98,12 +98,11 @@ def _mesh(args, exp):
 def show_kernel_builds() -> None:
     """Print the fused kernel's INFO lines (compiling / loading from the cache) on stderr."""
     logger = logging.getLogger("lostmid_jax.kernels")
-    if not logger.handlers:
+    logger.setLevel(logging.INFO)
+    if not logger.handlers and not logging.getLogger().handlers:  # else the root's handler prints it (once)
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("%(message)s"))
         logger.addHandler(handler)
-        logger.propagate = False  # once, even where a library configured the root logger
-    logger.setLevel(logging.INFO)
 
 
 def launch(exp, cfg, args) -> int:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from flax import nnx
 
-from lostmid_jax.analysis import mapped_profiles, pathway_profiles
+from lostmid_jax.analysis import influence_profile, mapped_profiles, pathway_profiles
 from lostmid_jax.nn import Decoder, preset
 
 CFG = preset("toy", width=16, heads=2, kv_heads=1, depth=1, mlp_width=32, param_dtype="float64")
@@ -17,6 +17,27 @@ def _build(seed):
     return model, jax.random.normal(jax.random.key(1), (10, 16), jnp.float64), jax.random.key(7)
 
 
+def test_mapped_randomized_split_equals_one_by_one():
+    """Randomized probes from each item's key, the three pathways, an earlier position and a ragged chunk
+    (5 of 6 probes) in one mapped program. The exact method through mapped_profiles: tests/sims/test_step0.py
+    (seed_profiles, one device), tests/parallel (over a mesh) and test_mapped_equals_one_by_one (slow)."""
+    seeds = [0, 3]
+    kw = dict(method="randomized", probes=6, split=True, position=7, chunk=5)
+    per_seed = mapped_profiles(_build, jnp.asarray(seeds), **kw)
+    assert len(per_seed) == 2
+    for seed, profs in zip(seeds, per_seed):
+        model, x, key = _build(seed)
+        ref = pathway_profiles(model, x, key=key, **{k: v for k, v in kw.items() if k != "split"})
+        assert len(profs) == 3
+        for got, name in zip(profs, ("total", "value", "score")):
+            np.testing.assert_allclose(got.sq_norms, getattr(ref, name).sq_norms, rtol=1e-12, atol=1e-300)
+            assert got.position == 7 and np.all(got.norms[8:] == 0) and got.cotangents == 6
+        np.testing.assert_allclose(profs[0].sq_stderr, ref.total.sq_stderr, rtol=1e-12, atol=1e-300)
+        assert profs[0].plan == ref.total.plan  # one planning code: the same plan
+    assert not np.allclose(per_seed[0][0].sq_norms, per_seed[1][0].sq_norms)  # the seeds' models differ
+
+
+@pytest.mark.slow
 def test_mapped_equals_one_by_one():
     seeds = [0, 3]
     per_seed = mapped_profiles(_build, jnp.asarray(seeds), split=True, position=7, chunk=5)
@@ -27,9 +48,11 @@ def test_mapped_equals_one_by_one():
             np.testing.assert_allclose(got.norms, getattr(ref, name).norms, rtol=1e-12, atol=1e-300)
             assert got.position == 7 and np.all(got.norms[8:] == 0)
         assert profs[0].plan == ref.total.plan  # one planning code: the same plan
-    randomized = mapped_profiles(_build, jnp.asarray([0]), method="randomized", probes=3)[0][0]
+    randomized = mapped_profiles(_build, jnp.asarray([0]), method="randomized", probes=3)  # split=False
+    assert len(randomized[0]) == 1
+    randomized = randomized[0][0]
     model, x, key = _build(0)
-    want = pathway_profiles(model, x, method="randomized", probes=3, key=key).total
+    want = influence_profile(model, x, method="randomized", probes=3, key=key)
     np.testing.assert_allclose(randomized.sq_norms, want.sq_norms, rtol=1e-12)
 
 

@@ -2,6 +2,7 @@
 
 import logging
 import os
+import pathlib
 
 import numpy as np
 import pytest
@@ -11,13 +12,48 @@ from lostmid_jax.kernels.fused_cpu import build
 from lostmid_jax.train import TrainConfig, resolve_attn_impl, toy_model, training_execution
 
 
-def test_library_is_cached_per_source_and_reused(tmp_path, monkeypatch):
-    monkeypatch.setenv("LOSTMID_CACHE", str(tmp_path))
+def _fake_compiler(tmp_path):
+    """An executable $CXX that writes its -o file and logs each call (a build without g++'s ~7 s)."""
+    cxx = tmp_path / "fake-cxx"
+    cxx.write_text('#!/bin/sh\necho "$@" >> "$0.log"\n'
+                   'while [ $# -gt 0 ]; do [ "$1" = "-o" ] && echo built > "$2"; shift; done\n')
+    cxx.chmod(0o755)
+    return cxx
+
+
+def _check_cached_and_reused(cache, calls):
     path = build.build()
-    assert path.parent == tmp_path / "kernels" and path.suffix == ".so"
-    stamp = path.stat().st_mtime_ns
+    assert path.parent == cache / "kernels" and path.suffix == ".so"
+    stamp, built = path.stat().st_mtime_ns, calls()
     assert build.build() == path and path.stat().st_mtime_ns == stamp  # not rebuilt
+    assert calls() == built
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temp files left
+    return path
+
+
+def test_library_is_cached_per_source_and_reused(tmp_path, monkeypatch):
+    """With a stand-in compiler: the compile, link and rename steps, and the cache key.
+    The real compile is test_kernel_builds_here (into the default cache, rebuilt whenever a source,
+    the compiler or jaxlib changes) and, into an empty cache, the slow test below."""
+    cxx = _fake_compiler(tmp_path)
+    log = pathlib.Path(f"{cxx}.log")
+    monkeypatch.setenv("LOSTMID_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("CXX", str(cxx))
+    calls = lambda: log.read_text().count("\n") if log.exists() else 0  # noqa: E731
+    path = _check_cached_and_reused(tmp_path / "cache", calls)
+    lines = log.read_text().splitlines()
+    assert len(lines) == 3 and lines[0] == "--version"  # version (for the key), compile, link
+    assert " -c " in f" {lines[1]} " and "-ffast-math" in lines[1] and "-shared" in lines[2]
+    assert "-ffast-math" not in lines[2]  # linked apart: no crtfastmath.o
+    monkeypatch.setattr(build, "SOURCE", tmp_path / "attention.cc")  # another source: another library
+    build.SOURCE.write_text(pathlib.Path(fused_cpu.__file__).with_name("attention.cc").read_text() + "// edit\n")
+    assert build.library_path() != path
+
+
+@pytest.mark.slow
+def test_library_is_compiled_into_an_empty_cache_and_reused(tmp_path, monkeypatch):
+    monkeypatch.setenv("LOSTMID_CACHE", str(tmp_path))
+    _check_cached_and_reused(tmp_path, lambda: 0)
 
 
 def test_loading_keeps_subnormals():

@@ -28,6 +28,11 @@ CASES = [  # blocks of 4 or 5 queries: L = 13 leaves a partial last block (attn_
     dict(mask="document", position="rope", heads=4, kv_heads=2, attn_block=5),  # segment ids, GQA, no ALiBi
 ]
 SLOW = ("causal-rope", "bidirectional-none", "prefix_lm-none")  # ~20 s of compiles each
+# Parameter gradients (~40% of a case's compile) run by default for one case, the richest (segment ids,
+# GQA, RoPE), at depth 2: they go through the same hand-written backward as the input Jacobians that every
+# case checks. The default run's cases without them use one layer (the backward of a layer does not depend
+# on the depth; two layers chained: GRADS_BY_DEFAULT and every slow case).
+GRADS_BY_DEFAULT = "document-rope"
 
 
 def case_id(case):
@@ -35,15 +40,23 @@ def case_id(case):
 
 
 def case_params():
-    return [pytest.param(c, id=case_id(c), marks=[pytest.mark.slow] if case_id(c) in SLOW else [])
-            for c in CASES]
+    """(case, with parameter gradients): every case with gradients (slow unless GRADS_BY_DEFAULT), and the
+    default run's cases other than GRADS_BY_DEFAULT also without them."""
+    out = []
+    for c in CASES:
+        cid = case_id(c)
+        slow = [pytest.mark.slow] if cid in SLOW or cid != GRADS_BY_DEFAULT else []
+        out.append(pytest.param(c, True, id=cid, marks=slow))
+        if cid not in SLOW and cid != GRADS_BY_DEFAULT:
+            out.append(pytest.param(c, False, id=f"{cid}-no-param-grads"))
+    return out
 
 
-def make(case):
+def make(case, depth=2):
     """(Decoder, Execution) of a case."""
     case = dict(case)
     execution = Execution(attn_block=case.pop("attn_block", None), keep_probs=case.pop("keep_probs", False))
-    cfg = DecoderConfig(depth=2, width=16, heads=case.pop("heads", 2), param_dtype="float64",
+    cfg = DecoderConfig(depth=depth, width=16, heads=case.pop("heads", 2), param_dtype="float64",
                         qkv_bias=True, **case)
     return Decoder(cfg, rngs=nnx.Rngs(3)), execution
 
@@ -57,9 +70,9 @@ def blocked(model, x, seg, freeze_probs=False, execution=None):
     return model(x, segment_ids=seg, freeze_probs=freeze_probs, execution=execution)
 
 
-@pytest.mark.parametrize("case", case_params())
-def test_blocked_matches_dense(case):
-    model, execution = make(case)
+@pytest.mark.parametrize("case, grads", case_params())
+def test_blocked_matches_dense(case, grads):
+    model, execution = make(case, depth=2 if grads else 1)
     graphdef, state = nnx.split(model)
     seg = jnp.asarray(SEGMENTS) if case["mask"] == "document" else None
     x = jax.random.normal(jax.random.key(1), (L, 16), jnp.float64)
@@ -72,8 +85,9 @@ def test_blocked_matches_dense(case):
         for name, route in (("blocked", blocked), ("dense", dense)):
             fn = lambda s, x, f=False: route(nnx.merge(graphdef, s), x, seg, f, execution)  # noqa: E731
             out[name] = dict(y=fn(state, x), jac=jax.jacrev(fn, argnums=1)(state, x),
-                             jac_value=jax.jacrev(lambda s, x: fn(s, x, True), argnums=1)(state, x),
-                             grads=jax.grad(lambda s: jnp.sum(w * fn(s, x)))(state))
+                             jac_value=jax.jacrev(lambda s, x: fn(s, x, True), argnums=1)(state, x))
+            if grads:
+                out[name]["grads"] = jax.grad(lambda s: jnp.sum(w * fn(s, x)))(state)
         return out
 
     out = everything(state, x)
@@ -83,6 +97,8 @@ def test_blocked_matches_dense(case):
         assert np.abs(d[key]).max() > 1e-3
         np.testing.assert_allclose(b[key], d[key], rtol=0, atol=1e-12 * np.abs(d[key]).max())
     assert not np.allclose(b["jac"], b["jac_value"])  # the score pathway is really cut
+    if not grads:
+        return
     grads_b, grads_d = jax.tree.leaves(b["grads"]), jax.tree.leaves(d["grads"])
     scale = max(np.abs(g).max() for g in grads_d)
     for gb, gd in zip(grads_b, grads_d):  # training goes through the same backward
@@ -91,17 +107,28 @@ def test_blocked_matches_dense(case):
 
 def test_blocked_float32_batched_matches_dense():
     cfg = DecoderConfig(depth=2, width=32, heads=4, kv_heads=2, position="rope")
-    model = Decoder(cfg, rngs=nnx.Rngs(0))
-    x = jax.random.normal(jax.random.key(1), (3, 50, 32))
-    dense_y = model.forward_with_intermediates(x, capture=Capture(probs=True))[0]
-    np.testing.assert_allclose(model(x, execution=Execution(attn_block=16)), dense_y, rtol=0, atol=2e-6)
+    graphdef, state = nnx.split(Decoder(cfg, rngs=nnx.Rngs(0)))
+    x = jnp.asarray(np.random.default_rng(1).standard_normal((3, 50, 32)), jnp.float32)
+
+    @jax.jit  # one program (op by op, each primitive compiles apart)
+    def both(state, x):
+        model = nnx.merge(graphdef, state)
+        return (model(x, execution=Execution(attn_block=16)),
+                model.forward_with_intermediates(x, capture=Capture(probs=True))[0])
+
+    blocked_y, dense_y = both(state, x)
+    assert blocked_y.dtype == jnp.float32
+    np.testing.assert_allclose(blocked_y, dense_y, rtol=0, atol=2e-6)
 
 
 def test_block_size_does_not_change_results():
     base, _ = make({**CASES[0], "attn_block": None})
-    x = jax.random.normal(jax.random.key(1), (L, 16), jnp.float64)
+    graphdef, state = nnx.split(base)
+    x = jnp.asarray(np.random.default_rng(1).standard_normal((L, 16)))
+    run = jax.jit(lambda s, x, block: nnx.merge(graphdef, s)(x, execution=Execution(attn_block=block)),
+                  static_argnums=2)
     for block in (1, 7):
-        np.testing.assert_allclose(base(x, execution=Execution(attn_block=block)), base(x), rtol=0, atol=1e-13)
+        np.testing.assert_allclose(run(state, x, block), run(state, x, None), rtol=0, atol=1e-13)
 
 
 def test_auto_block():

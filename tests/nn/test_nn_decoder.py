@@ -29,8 +29,10 @@ def test_shapes_and_batching():
     x = inputs(cfg, 3)
     y = model(x)
     assert y.shape == x.shape and y.dtype == jnp.float64
+    _, state, fn = apply_fn(model)
+    one = jax.jit(fn)  # one compile for the three rows (op by op, each primitive compiles apart)
     for b in range(3):
-        np.testing.assert_allclose(y[b], model(x[b]), rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(y[b], one(state, x[b]), rtol=1e-12, atol=1e-12)
     with pytest.raises(ValueError, match="shape"):
         model(jnp.ones((L, cfg.width + 1)))
 
@@ -189,7 +191,7 @@ def test_initialization_scheme_and_float32_default(scheme):
 
 
 def test_ensemble_over_init_keys():
-    cfg = DecoderConfig(depth=2, width=8, heads=2, vocab_size=16, param_dtype="float64")
+    cfg = toy()  # the file's model: single inits and the jitted forward shared with the other tests
     keys = jax.random.split(jax.random.key(7), 3)
     ens = init_ensemble(cfg, keys)
     q = ens.blocks.attn.q.kernel[...]
@@ -198,10 +200,13 @@ def test_ensemble_over_init_keys():
     _, state, fn = apply_fn(ens)
     x = inputs(cfg)
     ys = jax.jit(jax.vmap(fn, in_axes=(0, None)))(state, x)
+    one = None
     for e in range(3):
         single = Decoder(cfg, rngs=nnx.Rngs(keys[e]))
         np.testing.assert_allclose(single.blocks.attn.q.kernel[...], q[e], rtol=1e-12)
-        np.testing.assert_allclose(ys[e], single(x), rtol=1e-10, atol=1e-12)
+        _, single_state, single_fn = apply_fn(single)
+        one = one or jax.jit(single_fn)  # the same graph for the three models: one compile
+        np.testing.assert_allclose(ys[e], one(single_state, x), rtol=1e-10, atol=1e-12)
 
 
 def test_depth_zero_is_final_norm_only():

@@ -114,24 +114,59 @@ def test_data_parallel_training_matches_single_and_shares_checkpoints(mesh, tmp_
         np.testing.assert_allclose(np.asarray(b), np.asarray(a), rtol=1e-5, atol=1e-6)
 
 
+STEP0 = dict(presets=("toy",), length=8, seeds=2, variants=("native",), method="randomized", probes=3, heat_length=8)
+STEP0_ARGS = ["--preset", "toy", "--length", "8", "--seeds", "2", "--variants", "native", "--method", "randomized",
+              "--probes", "3", "--heat-length", "8", "--no-progress", "--no-figures", "--devices", "2"]
+
+
+def _spy_on_seed_profiles(monkeypatch):
+    """[(seeds, returned profiles)] of each step0.seed_profiles call (the seed-parallel route)."""
+    from lostmid_jax.experiments.step0 import measure as step0
+
+    calls, seed_profiles = [], step0.seed_profiles
+
+    def spy(*args):
+        calls.append((list(args[3]), seed_profiles(*args)))
+        return calls[-1][1]
+
+    monkeypatch.setattr(step0, "seed_profiles", spy)
+    return calls
+
+
+def test_step0_cli_devices_measures_seeds_in_one_call(tmp_path, monkeypatch):
+    """`lostmid step0 --devices 2`: both seeds in one seed-parallel call, whose profiles are the saved units.
+    That the seed-parallel profiles equal one-device ones: test_seeds_mapped_over_mesh_equal_one_by_one
+    (mapped_profiles over the mesh) and tests/sims/test_step0.py (seed_profiles vs the units of run_unit);
+    the whole comparison: test_step0_seeds_spread_over_devices (slow)."""
+    from lostmid_jax.experiments import script
+    from lostmid_jax.experiments.step0.measure import load_unit
+
+    calls = _spy_on_seed_profiles(monkeypatch)
+    assert script.main("step0", [*STEP0_ARGS, "--out", str(tmp_path / "cli")]) == 0
+    assert [seeds for seeds, _ in calls] == [[0, 1]]  # both seeds in one call, one per device
+    for seed, profs in enumerate(calls[0][1]):
+        unit = load_unit(tmp_path / "cli" / "units" / f"toy__native__s{seed}.npz")
+        assert set(profs) == {"total", "value", "score"}
+        for name, prof in profs.items():
+            np.testing.assert_array_equal(unit[f"norms_{name}"], prof.norms)
+        np.testing.assert_array_equal(unit["stderr_total"], profs["total"].stderr)
+        assert np.all(unit["norms_total"] > 0) and unit["alphas"].shape == (2,)
+
+
+@pytest.mark.slow
 def test_step0_seeds_spread_over_devices(tmp_path, monkeypatch):
     from lostmid_jax.experiments import script
     from lostmid_jax.experiments.step0 import measure as step0
     from lostmid_jax.experiments.step0.config import Config as Step0Config
 
-    cfg = Step0Config(presets=("toy",), length=8, seeds=2, variants=("native",), method="randomized", probes=3,
-                      heat_length=8)
-    calls = []
-    seed_profiles = step0.seed_profiles
-    monkeypatch.setattr(step0, "seed_profiles", lambda *a: calls.append(a[3]) or seed_profiles(*a))
+    cfg = Step0Config(**STEP0)
+    calls = _spy_on_seed_profiles(monkeypatch)
     one = step0.run_all(cfg, tmp_path / "one", progress=False)[("toy", "native")]
     assert calls == []
     two = step0.run_all(cfg, tmp_path / "two", progress=False, mesh=make_mesh(2))[("toy", "native")]
-    assert calls == [[0, 1]]  # both seeds in one call, one per device
-    args = ["--preset", "toy", "--length", "8", "--seeds", "2", "--variants", "native", "--method", "randomized",
-            "--probes", "3", "--heat-length", "8", "--no-progress", "--no-figures", "--devices", "2"]
-    assert script.main("step0", [*args, "--out", str(tmp_path / "cli")]) == 0
-    assert calls == [[0, 1], [0, 1]]
+    assert [seeds for seeds, _ in calls] == [[0, 1]]  # both seeds in one call, one per device
+    assert script.main("step0", [*STEP0_ARGS, "--out", str(tmp_path / "cli")]) == 0
+    assert [seeds for seeds, _ in calls] == [[0, 1], [0, 1]]
     for seed, (a, b) in enumerate(zip(one, two)):
         c = step0.load_unit(tmp_path / "cli" / "units" / f"toy__native__s{seed}.npz")
         scale = a["norms_total"].max()

@@ -59,6 +59,23 @@ def test_numbers_recomputed_from_units(run_dir):
     assert np.all(units[0]["norms_score"][:-1] < 0.2 * units[0]["norms_total"][:-1])
 
 
+def test_seed_parallel_profiles_equal_the_units(run_dir):
+    """seed_profiles (the route of --devices n: seeds vmapped, model and input built from the traced seed)
+    gives the profiles run_unit saved for each seed (here on one device; over 8 devices:
+    tests/parallel/test_parallel_devices.py)."""
+    from lostmid_jax.experiments.configs import from_dict
+    from lostmid_jax.experiments.step0.config import Config
+    from lostmid_jax.experiments.step0.measure import seed_profiles
+
+    cfg = from_dict(Config, json.loads((run_dir / "config.json").read_text())["config"])
+    plan = {p.preset: p for p in cfg.plans()}["toy"]
+    for seed, profs in enumerate(seed_profiles(cfg, plan, "native", [0, 1], None)):
+        unit = load_unit(run_dir / "units" / f"toy__native__s{seed}.npz")
+        for name in ("total", "value", "score"):
+            scale = unit["norms_total"].max()
+            np.testing.assert_allclose(profs[name].norms, unit[f"norms_{name}"], rtol=0, atol=1e-6 * scale)
+
+
 def test_resume_recomputes_only_missing_units(run_dir, capsys):
     units = run_dir / "units"
     kept = units / "toy__native__s0.npz"

@@ -6,14 +6,13 @@ from flax import nnx
 
 from lostmid_jax import analysis
 from lostmid_jax.nn import Decoder
-from lostmid_jax.train import init_state, tasks, train, training_execution
+from lostmid_jax.train import init_state, tasks, training_execution
 
 
-def test_step0_snapshot_matches_engine_on_fresh_model(tiny, tmp_path):
-    cfg = tiny.replace(task="lm", steps=2, snapshot_steps=(0, 2))
-    res = train(cfg, tmp_path)
+def test_step0_snapshot_matches_engine_on_fresh_model(lm_one_step):
+    cfg, res = lm_one_step  # task "lm", steps=1, snapshot_steps=(0, 1)
     snap0 = res.snapshots[0]
-    assert [s["step"] for s in res.snapshots] == [0, 2]
+    assert [s["step"] for s in res.snapshots] == [0, 1]
     fresh = Decoder(cfg.model, rngs=nnx.Rngs(cfg.seed))
     x = fresh.embed(jnp.asarray(tasks.profile_tokens(cfg)))
     ref = analysis.influence_profile(fresh, x, method="exact").norms

@@ -29,17 +29,25 @@ def _manual_losses(model, batch):
 @pytest.mark.parametrize("lm_batch,kv_batch", [(4, 6), (3, 4)])  # (3, 4): the LM batch is not cut
 def test_streams_give_the_same_losses(tiny, lm_batch, kv_batch):
     cfg = tiny.replace(task="mixed", lm_batch=lm_batch, kv_batch=kv_batch, intervention="middle_loss")
-    model = Decoder(dataclasses.replace(cfg.model, param_dtype="float64"), rngs=nnx.Rngs(0))
-    batch = tasks.train_batch(cfg, 3)
-    want = _manual_losses(model, batch)
-    for streams in (1, 2, 3):
-        got = losses(model, batch, streams)
+    graphdef, state = nnx.split(Decoder(dataclasses.replace(cfg.model, param_dtype="float64"), rngs=nnx.Rngs(0)))
+
+    @jax.jit  # one program (run op by op, every primitive of each stream count would compile apart)
+    def all_losses(state, batch):
+        model = nnx.merge(graphdef, state)
+        return _manual_losses(model, batch), [losses(model, batch, streams) for streams in (1, 2, 3)]
+
+    want, got_by_streams = all_losses(state, tasks.train_batch(cfg, 3))
+    for got in got_by_streams:
+        assert set(got) == {"lm", "kv"}
         for task in ("lm", "kv"):
             np.testing.assert_allclose(got[task], want[task], rtol=1e-6, atol=0)  # optax CE runs in float32
 
 
 def test_train_step_with_streams_matches_one_stream(tiny):
-    cfg = tiny.replace(task="mixed", lm_batch=4, kv_batch=4)
+    """The retrieval step of the other training tests (TINY, 2 streams: compiled once for all of them);
+    that the streams cut the LM and KV batches into the same losses: test_streams_give_the_same_losses."""
+    cfg = tiny
+    assert cfg.streams == 2 and cfg.kv_batch % 2 == 0
     graphdef, params, opt = init_state(cfg)
     states = []
     for streams in (1, 2):

@@ -4,7 +4,7 @@ import jax
 import numpy as np
 import pytest
 
-from lostmid_jax.train import init_state, schedule, train
+from lostmid_jax.train import init_state, schedule
 
 
 def test_schedule_warms_up_from_lr_over_warmup():
@@ -16,9 +16,9 @@ def test_schedule_warms_up_from_lr_over_warmup():
     assert float(schedule(TrainConfig(lr=1e-2, warmup=0))(0)) == pytest.approx(1e-2)
 
 
-def test_step_one_changes_parameters_and_snapshot(tiny, tmp_path):
-    cfg = tiny.replace(task="lm", steps=1, warmup=10, snapshot_steps=(0, 1))
-    res = train(cfg, tmp_path)
+def test_step_one_changes_parameters_and_snapshot(lm_one_step):
+    cfg, res = lm_one_step  # task "lm", steps=1, warmup=10, snapshot_steps=(0, 1)
+    assert cfg.steps == 1 and cfg.warmup == 10 and res.step == 1
     _, params0, _ = init_state(cfg)
     moved = [float(np.max(np.abs(np.asarray(a) - np.asarray(b))))
              for a, b in zip(jax.tree.leaves(res.params), jax.tree.leaves(params0))]
