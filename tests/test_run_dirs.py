@@ -130,3 +130,10 @@ def test_files_are_written_atomically(tmp_path):
 def test_work_that_cannot_finish_is_refused_before_the_run(argv, message, tmp_path, capsys):
     _refused([*argv, "--no-progress", "--out", str(tmp_path / "never")], capsys, message)
     assert not (tmp_path / "never").exists()
+
+
+def test_sweep_of_one_position_is_refused_before_its_directory_exists(tmp_path, capsys):
+    """L = 1 has no middle: it used to fail inside matplotlib after the run directory was written."""
+    _refused(["sweep", "--smoke", "--lengths", "1", "--no-progress", "--out", str(tmp_path / "never")], capsys,
+             "lengths must be an int >= 2")
+    assert not (tmp_path / "never").exists()

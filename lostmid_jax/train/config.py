@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..nn import ATTN_IMPLS, DecoderConfig, Execution, fused_cpu_problems, preset
-from ..validation import check_bool, check_choice, check_float, check_int, check_positive_float
+from ..validation import check_bool_like, check_choice, check_float, check_int, check_positive_float
 
 FUSED_MAX_AUTO_HEAD_DIM = 32  # "auto" takes the fused kernel up to this head dim
 
@@ -153,7 +153,7 @@ class TrainConfig:
                           ("warmup", 0), ("eval_per_bin", 1), ("eval_seed", 0), ("probes", 1),
                           ("ckpt_every", 1), ("keep", 1), ("streams", 1)):
             put(name, check_int(name, getattr(self, name), low))
-        check_bool("unroll_layers", self.unroll_layers)
+        put("unroll_layers", check_bool_like("unroll_layers", self.unroll_layers))
         if self.needle_bins > self.kv_pairs:
             raise ValueError(f"needle_bins={self.needle_bins} must be <= kv_pairs={self.kv_pairs}")
         for name in ("kv_keys", "kv_values"):
