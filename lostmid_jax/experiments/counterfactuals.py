@@ -61,7 +61,7 @@ class Config:
     dead_below: float = 1e-2
 
     def __post_init__(self):
-        from ..theory import parse_prior, power_law_schedule, prior_spec
+        from ..theory import check_band, parse_prior, power_law_schedule, prior_spec
         from ..theory.prior_specs import default_priors
 
         tuples_from_lists(self)
@@ -96,7 +96,7 @@ class Config:
             raise ValueError(f"priors: {err}") from None
         if len(set(specs)) != len(specs):
             raise ValueError(f"priors must be distinct, got {specs}")
-        check_float("band", self.band, 0, 0.5, open_min=True, open_max=True)
+        object.__setattr__(self, "band", check_band(self.band))
         check_float("dead_below", self.dead_below, 0, 1, open_min=True, open_max=True)
         from ..theory.resources import check_operations
 

@@ -46,7 +46,7 @@ class Config:
     band: float = 0.1
 
     def __post_init__(self):
-        from ..theory import power_law_schedule
+        from ..theory import check_band, power_law_schedule
 
         tuples_from_lists(self)
         if not self.depths:
@@ -71,7 +71,7 @@ class Config:
                 check_float(f"custom[{i}]", a, 0, 1)
             if len(self.custom) < max(self.depths):
                 raise ValueError(f"custom has {len(self.custom)} entries; it needs max(depths) = {max(self.depths)}")
-        check_float("band", self.band, 0, 0.5, open_min=True, open_max=True)
+        object.__setattr__(self, "band", check_band(self.band))
         self._check_work()
 
     def _check_work(self) -> None:

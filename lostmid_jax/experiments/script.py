@@ -18,7 +18,6 @@ import json
 import logging
 import pathlib
 
-from .. import io
 from . import EXPERIMENTS, load
 from .arguments import add_flags, given_values, merge, nest, parse_assignment
 from .configs import from_dict, replace_path
@@ -169,7 +168,3 @@ def rerun(args: argparse.Namespace) -> int:
     args.smoke = smoke
     return launch(exp, cfg, args)
 
-
-def io_version() -> str:
-    """The installed package version (for --version)."""
-    return io.package_versions().get("lostmid-jax", "unknown")
