@@ -2,7 +2,7 @@
 traceback; and a file that existed before the command is never changed."""
 
 import pytest
-from conftest import COUNTS, EXAMPLES
+from fuzz_harness import COUNTS, EXAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

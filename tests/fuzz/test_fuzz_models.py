@@ -4,7 +4,7 @@ import dataclasses
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES, run_case
+from fuzz_harness import EXAMPLES, run_case
 from fuzz_values import ODD, odd, size
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES, run_case
+from fuzz_harness import EXAMPLES, run_case
 from fuzz_values import finite_array, odd, size, unit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
