@@ -1,7 +1,14 @@
-"""Run directories and result files shared by the sims and the CLI.
+"""Run directories and result files shared by the experiments and the CLI.
 
-A run directory holds config.json (the arguments, seed, package versions and
-git revision), results as CSV / JSON lines, and figures as PNG.
+A run directory holds config.json (the arguments, package versions and git
+revision), results as CSV files (one NA encoding: an empty field), their
+column dictionary columns.csv (file, column, meaning, unit), verdict.txt,
+table.txt and figures. :func:`load_run` reads one back as typed data:
+
+    run = load_run("runs/depth_sweep/20260101-...")
+    run.tables["results"]        # pandas.DataFrame, numeric columns numeric
+    run.columns["results"]       # {column: (meaning, unit)}
+    run.config, run.verdict, run.figures
 """
 
 from __future__ import annotations
@@ -17,7 +24,8 @@ import platform
 import subprocess
 from io import StringIO
 
-_PACKAGES = ("lostmid-jax", "jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "numpy", "scipy", "mpmath", "python-flint")
+_PACKAGES = ("lostmid-jax", "jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "numpy", "scipy", "mpmath",
+             "python-flint", "matplotlib", "pandas")
 
 
 def package_versions() -> dict[str, str]:
@@ -127,18 +135,37 @@ def write_config(run_dir: pathlib.Path, config, **extra) -> pathlib.Path:
     return write_atomic(pathlib.Path(run_dir) / "config.json", json.dumps(record, indent=2) + "\n")
 
 
+def na_field(value):
+    """``value`` as written to a CSV field: None and NaN (float or NumPy) become '' (the one NA encoding)."""
+    if value is None:
+        return ""
+    try:
+        if value != value:  # NaN, whatever its float type
+            return ""
+    except (TypeError, ValueError):  # arrays and other values without a truth value
+        pass
+    return value
+
+
 def write_csv(path: pathlib.Path, records: list[dict]) -> pathlib.Path:
-    """Write a list of flat dicts as CSV (columns from the first record, in order)."""
+    """Write a list of flat dicts as CSV (columns from the first record, in order).
+
+    Missing values (None, NaN) are written as an empty field, which
+    :func:`load_run` (pandas) reads as NaN; booleans as True / False.
+    """
     if not records:
         raise ValueError("records must not be empty")
     buffer = StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(records[0]), lineterminator="\r\n")
+    writer = csv.DictWriter(buffer, fieldnames=list(records[0]), lineterminator="\r\n", restval="")
     writer.writeheader()
-    writer.writerows(records)
+    writer.writerows({k: na_field(v) for k, v in row.items()} for row in records)
     return write_atomic(path, buffer.getvalue())
 
 
 def read_csv(path: pathlib.Path) -> list[dict]:
-    """Read a CSV written by :func:`write_csv` (values as strings)."""
+    """Read a CSV written by :func:`write_csv` (values as strings; :func:`load_run` gives typed tables)."""
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
+
+
+from .results import Run, load_run  # noqa: E402  (results imports nothing from here at import time)

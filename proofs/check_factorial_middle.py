@@ -1,4 +1,4 @@
-"""Lemma 8 (factorial_middle), theory.md section 4.
+"""Lemma 8 (factorial_middle), docs/theory.md §4.
 
 Exact statements (checked to >= 40 digits):
   (E1) a = 1:  rho_H(1/2) = (ln 2)^(H-1)/(H-1)!  (density of U_1...U_H at 1/2).

@@ -74,7 +74,7 @@ def run(perturb: float = 0.0, fail_fast: bool = False) -> pk.Result:
             cases.append((f"a={a} H={H}", [pk.to_mpf(ctx, w) for w in pk.binom_pmf(H, a)]))
     cases.append(("schedule0 H=8", [pk.to_mpf(ctx, w) for w in pk.poisson_binom_pmf(pk.SCHEDULES[0])]))
     for label, pmf in cases:
-        # binomial-sum density of theory.md section 3, written in t = ln(1/x):
+        # binomial-sum density of docs/theory.md §3, written in t = ln(1/x):
         # phi(t) = rho_smooth(e^-t) e^-t = e^-t sum_k P(K=k) t^(k-1)/(k-1)!
         coef = [pmf[k] / ctx.factorial(k - 1) for k in range(1, len(pmf))]
 

@@ -7,7 +7,7 @@ Routes
   A  dense exact products of the N_l (Fractions), in a shuffled layer order;
   B  sum_k pmf(k) M^k with the pmf from its own formula / coefficient DP and
      M^k from the exact Cesàro powers;
-  C  the O(H L) suffix-sum recursion of theory.md §2 (own implementation here),
+  C  the O(H L) suffix-sum recursion of docs/theory.md §2 (own implementation here),
      exact at L = 50 and at 50 digits for irrational a;
   D  large L: recursion at 50 digits vs sum_k pmf(k) h_{k-1}/L via Hurwitz
      power sums (L = 1000, H = 30).

@@ -271,7 +271,7 @@ def poisson_binom_pmf(avec):
 
 
 def suffix_recursion(L: int, avec, one=Fraction(1)):
-    """Last row of N_H ... N_1 by the O(H L) suffix-sum recursion of theory.md §2.
+    """Last row of N_H ... N_1 by the O(H L) suffix-sum recursion of docs/theory.md §2.
 
     r <- e_L; r <- (1 - a) r + a * suffix_cumsum(r_i / i).  0-based list of length L.
     Works with Fraction or mpf (pass ``one`` of the wanted type).

@@ -1,13 +1,15 @@
 """Micro-training: how the U, and each pathway, evolve over the first 100 steps.
 
     python sims/micro_training.py            # default CPU run: 120 s on an idle 2-core CPU (316 s under load before)
-    python sims/micro_training.py --smoke    # 10-13 s
+    python sims/micro_training.py --smoke    # 25 s of CPU cold (empty JAX compilation cache), 15 s warm
     python sims/micro_training.py --out runs/mt   # re-run the same command to resume
 
 Baseline and interventions (middle-weighted loss, oversampled middle needles,
 middle-first curriculum) over shared seeds on a synthetic corpus of documents
-plus key-value retrieval; writes config.json, snapshots.csv, profiles.csv,
-verdict.txt, figures and per-run metrics.jsonl / ckpt/. The flags are the
+plus key-value retrieval; writes config.json, columns.csv, snapshots.csv,
+profiles.csv, strength.csv, accuracy.csv, documents.csv, verdict.txt, figures
+and per-run metrics.jsonl / ckpt/ (lostmid_jax.train.load_trained(run_dir,
+seed=k) gives a run's model back). The flags are the
 fields of lostmid_jax.experiments.micro_training.Config (its TrainConfig
 `base` and the trained model's DecoderConfig flattened); `lostmid train` is
 the same command.

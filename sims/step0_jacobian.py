@@ -1,26 +1,28 @@
 """Step 0: Jacobian influence profiles of freshly initialized decoders vs the exact theory.
 
-    python sims/step0_jacobian.py --smoke                  # about a minute
-    python sims/step0_jacobian.py --preset toy             # exact, L = 1024, 8 seeds
-    python sims/step0_jacobian.py --preset qwen2-0.5b      # randomized, L = 2048
-    python sims/step0_jacobian.py                          # every preset (long)
+    python sims/step0_jacobian.py --smoke                  # toy, L = 32, 2 seeds: well under a minute
+    python sims/step0_jacobian.py                          # toy-deep (exact, 8 seeds) + gpt2-small (4 seeds)
+    python sims/step0_jacobian.py --full                   # ... + qwen2-0.5b (prints its expected time first)
+    python sims/step0_jacobian.py --preset qwen2-0.5b      # any preset of lostmid_jax.nn.PRESETS
     python sims/step0_jacobian.py --help
 
-Reproduces the paper's central Step-0 measurement (Chowdhury, arXiv:2603.10123):
-||d y_L / d x_j||_F for toy, GPT-2 small/medium and Qwen2-0.5B replicas, RoPE
-(or learned positions) on and off, a RoPE base sweep, several seeds; compares
-with theory rows from measured a_l and a fitted a; writes
-runs/step0/<timestamp>/ (resumable with --out). The flags are the fields of
+Reproduces the paper's central Step-0 measurement (Chowdhury, arXiv:2603.10123;
+the claims: docs/theory.md §5): ||d y_L / d x_j||_F of initialized replicas,
+RoPE (or learned positions) on and off, several seeds; compares the mean
+profile with theory rows from the measured a_l and a fitted a, every number
+with its 95% CI (lostmid_jax.analysis.agreement), and judges each claim:
+reproduced, not reproduced within measurement noise, or a systematic misfit
+(the chi^2 of the log-profile residuals). Writes runs/step0/<timestamp>/
+(resumable with --out). The flags are the fields of
 lostmid_jax.experiments.step0.Config; `lostmid step0` is the same command.
 
-Measured with the blocked attention backward (nn/attention_core.py) on an idle
-2-core machine: qwen2-0.5b default (2 units: RoPE on / off, L = 2048, 8 probes,
-total pathway only) 8 min 9 s wall (~4 min per unit), peak RSS 5.1 GB
-(`/usr/bin/time -v python sims/step0_jacobian.py --preset qwen2-0.5b`). The
-pathway split (--split) doubles the backward passes (~16 min for qwen2).
-Before the blocked backward, on a loaded machine (load 4-12): toy default (40
-units, exact, L = 1024) 30 min; gpt2-small, 8 probes, --no-split: 6-9 min per
-unit, peak RSS 2.9 GB.
+Costs in CPU seconds (user + sys) per unit, measured on a shared 2-core
+machine: toy-deep exact at L = 512 with the pathway split 19 s, at L = 256
+7 s; gpt2-small randomized at L = 1024 with 4 probes, total pathway only,
+26 s; plus 20-45 s of compilation per (preset, variant). qwen2-0.5b (L =
+2048, 8 probes, total pathway only) took about 4 min wall per unit on an idle
+2-core machine, peak RSS 5.1 GB; the pathway split (--split) doubles the
+backward passes.
 """
 
 import sys

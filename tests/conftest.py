@@ -6,6 +6,9 @@ float64 is enabled here (and at entry points), never inside the library.
 import os
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
+# The commands turn on JAX's persistent compilation cache in the user's cache folder; the tests (and the
+# commands they start) leave it alone unless a test asks for it in a temporary folder (tests/test_compile_cache.py).
+os.environ.setdefault("LOSTMID_COMPILE_CACHE", "0")
 
 import jax  # noqa: E402
 
@@ -59,3 +62,61 @@ def assert_same_as_golden(run_dir, prefix: str, names, *, rtol: float, ignore_co
 @pytest.fixture
 def golden():
     return assert_same_as_golden
+
+
+# --- one run per experiment, shared by every test that reads it (tests/test_load_run.py, test_plot_cli.py,
+# test_report.py and each experiment's own tests) ---
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+# The flags of each shared run: ``--smoke`` unless an experiment's own tests need other flags. step0's tests
+# compare with tests/data/golden/step0_toy16_* (these flags, not --smoke; its --smoke path is checked by
+# tests/sims/test_step0.py::test_smoke_verdict_says_it_cannot_test_the_claims).
+SHARED_FLAGS = {
+    "step0": ["--preset", "toy", "--length", "16", "--seeds", "2", "--variants", "native,nopos", "--heat-length", "8",
+              "--n-boot", "200"],
+}
+# experiments whose shared run is made by their sims/ script as a separate process (its stdout is kept)
+AS_FILE = {"counterfactuals": "counterfactuals.py"}
+
+
+@pytest.fixture(scope="session")
+def smoke_runs(tmp_path_factory):
+    """smoke_runs(name) -> the run directory of ``lostmid <command> --smoke`` (or SHARED_FLAGS[name]) for
+    experiment module ``name`` (a key of lostmid_jax.experiments.EXPERIMENTS), made once per session on first
+    use with every outbound connection refused; smoke_runs.stdout[name] is the output of a run made by its
+    sims/ script (AS_FILE). Read it; never write into it (copy it first, or write elsewhere)."""
+    import socket
+    import subprocess
+    import sys
+
+    from lostmid_jax import cli
+    from lostmid_jax.experiments import EXPERIMENTS
+
+    made, failed = {}, {}
+
+    def refuse(self, address):
+        raise AssertionError(f"network access to {address} during a smoke run")
+
+    def get(name: str) -> pathlib.Path:
+        if name in failed:
+            pytest.fail(f"the shared run of {name} failed earlier: {failed[name]}")
+        if name not in made:
+            out = tmp_path_factory.mktemp(f"smoke_{name}") / "run"
+            flags = [*SHARED_FLAGS.get(name, ["--smoke"]), "--no-progress", "--out", str(out)]
+            try:
+                if name in AS_FILE:
+                    proc = subprocess.run([sys.executable, str(ROOT / "sims" / AS_FILE[name]), *flags],
+                                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+                    assert proc.returncode == 0, proc.stderr[-4000:]
+                    get.stdout[name] = proc.stdout
+                else:
+                    with pytest.MonkeyPatch.context() as mp:
+                        mp.setattr(socket.socket, "connect", refuse)
+                        assert cli.main([EXPERIMENTS[name][0], *flags]) == 0
+            except BaseException as err:
+                failed[name] = repr(err)
+                raise
+            made[name] = out
+        return made[name]
+
+    get.stdout = {}
+    return get

@@ -13,16 +13,17 @@ from lostmid_jax.experiments import EXPERIMENTS, load
 from lostmid_jax.experiments.arguments import flags, int_list, nest, value_parser
 from lostmid_jax.experiments.configs import from_dict, replace_path
 
-HEAVY = ("jax", "flax", "matplotlib", "scipy", "tqdm", "torch", "optax", "orbax")
+HEAVY = ("jax", "flax", "matplotlib", "scipy", "tqdm", "torch", "optax", "orbax", "pandas")
 
 
 HELP_ARGVS = [["--help"], ["sweep", "--help"], ["counterfactuals", "--help"], ["step0", "--help"],
-              ["compare", "--help"], ["train", "--help"], ["theory", "--help"], ["rerun", "--help"], ["--version"]]
+              ["compare", "--help"], ["train", "--help"], ["theory", "--help"], ["rerun", "--help"], ["plot", "--help"],
+              ["report", "--help"], ["--version"]]
 
 
 def test_help_imports_nothing_heavy():
     """`lostmid --help` / `lostmid SUB --help` load only the config module they describe: no jax, flax,
-    matplotlib, scipy or tqdm (what made them take 7-16 s). One fresh interpreter runs them all in turn
+    matplotlib, scipy, tqdm or pandas (what made them take 7-16 s). One fresh interpreter runs them all in turn
     and reports the heavy modules loaded after each (the set only grows: each call's own imports are seen)."""
     code = ("import contextlib, io, json, sys\nfrom lostmid_jax.cli import main\nseen = []\n"
             f"for argv in {HELP_ARGVS!r}:\n"
@@ -47,7 +48,7 @@ def test_version(capsys):
 def test_help_shows_defaults_and_smoke_sizes(capsys):
     with pytest.raises(SystemExit):
         cli.main(["sweep", "--help"])
-    text = capsys.readouterr().out
+    text = " ".join(capsys.readouterr().out.split())  # as read, whatever the terminal width wraps
     assert "--power-b" in text and "(default: 0.5)" in text and "--smoke: 1,2,4,8,16,32" in text
     assert "--config FILE" in text
 

@@ -1,21 +1,52 @@
-"""Notebooks (jupytext percent-format .py) execute end to end at smoke size."""
+"""Notebooks (jupytext percent-format .py) execute end to end at smoke size and show their figures.
+
+Each notebook is converted with jupytext and executed with nbclient in a
+Jupyter kernel (LOSTMID_SMOKE=1 shrinks it to the --smoke size; LOSTMID_RUNS
+points its run directory at a temporary folder). No backend is forced: the
+figures must come out as the image/png outputs Jupyter shows, from every cell
+tagged "figure".
+"""
 
 import os
 import pathlib
 
-import jupytext
-import nbclient
 import pytest
 
-NOTEBOOKS = sorted((pathlib.Path(__file__).resolve().parents[1] / "notebooks").glob("*.py"))
+jupytext = pytest.importorskip("jupytext")
+nbclient = pytest.importorskip("nbclient")
+pytest.importorskip("ipykernel")
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.py"))
+
+
+def _figure_cells(notebook):
+    return [c for c in notebook.cells if c.cell_type == "code" and "figure" in c.metadata.get("tags", [])]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_executes(path, monkeypatch):
+def test_notebook_executes_and_shows_its_figures(path, monkeypatch, tmp_path):
     monkeypatch.setenv("LOSTMID_SMOKE", "1")
-    monkeypatch.setenv("MPLBACKEND", "Agg")
+    monkeypatch.setenv("LOSTMID_RUNS", str(tmp_path / "runs"))
+    monkeypatch.delenv("MPLBACKEND", raising=False)  # as a user's Jupyter: the kernel's own inline backend
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     notebook = jupytext.read(path)
-    client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+    client = nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3",
+                                     resources={"metadata": {"path": str(path.parent)}})
     client.execute()
-    errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.get("output_type") == "error"]
-    assert not errors
+    outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    figures = _figure_cells(notebook)
+    assert figures, f"{path.name} tags no cell 'figure'"
+    for cell in figures:
+        images = [o for o in cell.get("outputs", []) if "image/png" in o.get("data", {})]
+        assert len(images) == 1, f"{path.name}: figure cell shows {len(images)} images:\n{cell.source}"
+    runs = list((tmp_path / "runs" / "notebooks").iterdir())  # runs/notebooks/<timestamp>
+    assert len(runs) == 1 and (runs[0] / "config.json").is_file() and (runs[0] / "columns.csv").is_file()
+
+
+def test_no_library_code_selects_a_matplotlib_backend():
+    """Nothing in the package forces a backend (Agg would hide every figure in Jupyter)."""
+    offenders = [p.relative_to(ROOT) for p in (ROOT / "lostmid_jax").rglob("*.py")
+                 if "matplotlib.use(" in p.read_text() or "pyplot.switch_backend" in p.read_text()]
+    assert not offenders

@@ -1,6 +1,6 @@
 """The lemma checks of proofs/ pass, and they are able to fail.
 
-Each lemma of theory.md §3-§4 (shared/docs/theory.md) has a check in proofs/ (see proofs/README.md);
+Each lemma of docs/theory.md §3-§4 has a check in proofs/ (see proofs/README.md);
 these tests run them and add negative controls: a relative perturbation of 1e-39
 of any closed form (just above the required 40-digit agreement) must be detected.
 """

@@ -1,4 +1,5 @@
-"""Run directories: a run never writes into someone else's results, and a failed run leaves no empty shell."""
+"""Run directories: a run never writes into someone else's results, a failed run leaves no empty shell, and
+a finished one holds its column dictionary, figures drawn from its reloaded tables, and says what it wrote."""
 
 import dataclasses
 import json
@@ -7,7 +8,7 @@ import types
 
 import pytest
 
-from lostmid_jax import cli, io
+from lostmid_jax import cli, io, results
 from lostmid_jax.experiments import runner
 
 SWEEP = ["sweep", "--smoke", "--depths", "1,2", "--no-progress", "--no-figures"]
@@ -80,9 +81,10 @@ class _Cfg:
     value: int = 1
 
 
-def _experiment(run):
-    return types.SimpleNamespace(NAME="fake", VERDICT_TITLE="", run=run, records=lambda r: {}, summary=lambda r: "",
-                                 verdict=lambda r: [], figures=lambda r, d: [], describe=lambda r: "")
+def _experiment(run, **fields):
+    return types.SimpleNamespace(**{"NAME": "fake", "VERDICT_TITLE": "", "run": run, "records": lambda r: {},
+                                    "summary": lambda r: "", "verdict": lambda r: [],
+                                    "figures": lambda tables, cfg: {}, "describe": lambda r: "", **fields})
 
 
 def test_failure_before_any_result_removes_the_directory_it_created(tmp_path):
@@ -137,3 +139,87 @@ def test_sweep_of_one_position_is_refused_before_its_directory_exists(tmp_path, 
     _refused(["sweep", "--smoke", "--lengths", "1", "--no-progress", "--out", str(tmp_path / "never")], capsys,
              "lengths must be an int >= 2")
     assert not (tmp_path / "never").exists()
+
+
+ROWS = [{"j": 1, "x": 0.5, "continuum": False, "value": None}, {"j": 2, "x": 1.0, "continuum": True, "value": 2.5}]
+COLUMNS = {"t.csv": {"j": ("position j", ""), "x": ("x = j/L", ""), "continuum": ("continuum limit", ""),
+                     "value": ("a value", "nats")}}
+
+
+def _tabled(seen, **fields):
+    """A fake experiment writing t.csv (and a folder of its own); its figure records the tables it got."""
+    from matplotlib.figure import Figure
+
+    def run(cfg, run_dir, **kw):
+        (run_dir / "units").mkdir()
+        return "result"
+
+    def figures(tables, cfg):
+        seen.update(tables)
+        fig = Figure(figsize=(2, 1.5))
+        fig.subplots().plot(tables["t"]["j"], tables["t"]["x"])
+        fig.suptitle(r"$x$ against $\rho_j$")
+        return {"fig_t": fig}
+
+    defaults = dict(records=lambda r: {"t.csv": ROWS}, figures=figures, COLUMNS=COLUMNS,
+                    FILES={"units": "finished units (resume)"}, verdict=lambda r: ["fine"])
+    return _experiment(run, **{**defaults, **fields})
+
+
+def _png_dpi(path) -> float:
+    data = path.read_bytes()
+    at = data.index(b"pHYs") + 4
+    return int.from_bytes(data[at:at + 4], "big") * 0.0254
+
+
+def test_finished_run_has_dictionary_figures_from_reloaded_tables_and_a_files_block(tmp_path):
+    seen, said = {}, []
+    runner.execute(_tabled(seen), _Cfg(), tmp_path / "run", echo=said.append)
+    run_dir = tmp_path / "run"
+    assert io.read_csv(run_dir / "columns.csv") == [
+        {"file": "t.csv", "column": c, "meaning": m, "unit": u} for c, (m, u) in COLUMNS["t.csv"].items()]
+    frame = seen["t"]  # the figure got the table read back from t.csv: typed, NA as NaN
+    assert frame["j"].dtype == "int64" and frame["continuum"].dtype == bool and frame["value"].isna()[0]
+    assert (run_dir / "fig_t.png").is_file() and round(_png_dpi(run_dir / "fig_t.png")) == 150
+    config = json.loads((run_dir / "config.json").read_text())
+    assert config["figures"] == ["fig_t.png"] and config["status"] == "done"
+    block = said[-2].splitlines()
+    assert said[-1].strip().startswith("Reload: lostmid_jax.io.load_run(")
+    assert block[0] == f"Files in {run_dir}:"
+    described = {line.split()[0]: " ".join(line.split()[1:]) for line in block[1:]}
+    assert set(described) == {"columns.csv", "config.json", "fig_t.png", "t.csv", "units/", "verdict.txt"}
+    assert described["fig_t.png"] == "figure: x against rho_j"
+    assert described["t.csv"].startswith("table, 2 rows x 4 columns")
+    assert described["units/"] == "finished units (resume)"
+
+
+def test_undocumented_columns_are_marked_and_warned_after_everything_is_written(tmp_path):
+    columns = {"t": {k: v for k, v in COLUMNS["t.csv"].items() if k != "value"}}  # stem keys work too
+    with pytest.warns(results.UndocumentedColumnsWarning, match=r"t\.csv: value"):
+        runner.execute(_tabled({}, COLUMNS=columns), _Cfg(), tmp_path / "run", echo=None)
+    rows = io.read_csv(tmp_path / "run" / "columns.csv")
+    assert rows[-1] == {"file": "t.csv", "column": "value", "meaning": results.UNDOCUMENTED, "unit": ""}
+    assert (tmp_path / "run" / "fig_t.png").is_file()
+    assert json.loads((tmp_path / "run" / "config.json").read_text())["status"] == "done"
+
+
+def test_figures_must_be_a_dict_of_figures(tmp_path):
+    exp = _tabled({}, figures=lambda tables, cfg: ["fig.png"])
+    with pytest.raises(TypeError, match="dict of file stem"):
+        runner.execute(exp, _Cfg(), tmp_path / "run", echo=None)
+
+
+def test_a_run_logs_its_phases_and_ends_with_its_files(tmp_path):
+    """`lostmid sweep`: phase lines on stderr (experiments add theirs with logging.getLogger(__name__)),
+    and the list of files written, each with what it is, closing stdout."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "run"
+    done = subprocess.run([sys.executable, "-m", "lostmid_jax.cli", *SWEEP, "--out", str(out)], capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    assert done.returncode == 0, done.stderr
+    assert f"depth_sweep: running into {out}" in done.stderr and "depth_sweep: writing" in done.stderr
+    block = done.stdout[done.stdout.index(f"Files in {out}:"):].split("\n\n")[0].splitlines()[1:]
+    assert sorted(line.split()[0] for line in block) == sorted(p.name for p in out.iterdir())
+    assert all(len(line.split()) > 1 for line in block)

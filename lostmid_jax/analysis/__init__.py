@@ -24,6 +24,8 @@ from __future__ import annotations
 from .._lazy import lazy_exports
 
 _EXPORTS = {
+    "Agreement": ".uncertainty",
+    "agreement": ".uncertainty",
     "mapped_profiles": ".ensemble",
     "InfluenceProfile": ".estimators",
     "MemoryPlan": ".memory",
@@ -40,9 +42,11 @@ _EXPORTS = {
     "fit_constant_alpha": ".theory_fit",
     "theory_row": ".theory_fit",
 }
-_SUBMODULES = ('metrics',)
+_SUBMODULES = ('metrics', 'uncertainty')
 
 __all__ = [
+    "Agreement",
+    "agreement",
     "InfluenceProfile",
     "MemoryPlan",
     "PATHWAYS",
@@ -55,6 +59,7 @@ __all__ = [
     "influence_profile",
     "mapped_profiles",
     "metrics",
+    "uncertainty",
     "pathway_profiles",
     "prior_for",
     "run_profile",

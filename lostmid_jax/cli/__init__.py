@@ -4,6 +4,8 @@
     lostmid theory ...           the exact profile summary for one (L, H, a)   (cli/theory.py)
     lostmid sweep|counterfactuals|step0|compare|train [flags]                  (lostmid_jax.experiments)
     lostmid rerun RUN_DIR [--set key=value ...]
+    lostmid plot RUN_DIR [--format png,pdf,svg] [--out DIR]   redraw the figures from the files (cli/plot.py)
+    lostmid report RUN_DIR [--out FILE]          one self-contained HTML page of a run (cli/report.py)
 
 Each experiment subcommand's flags are generated from its config dataclass
 (:mod:`lostmid_jax.experiments.arguments`). Nothing heavy is imported until a
@@ -18,15 +20,20 @@ import sys
 
 _THEORY_HELP = "print the exact Step-0 influence profile summary for one (L, H, a)"
 _RERUN_HELP = "run an earlier run's config.json again (optionally with fields replaced)"
+_PLOT_HELP = "redraw every figure of a run directory from its saved data (PNG, PDF or SVG)"
+_REPORT_HELP = "write one self-contained HTML page of a run (figures, verdict, tables, config, versions)"
+_RUN_DIR_COMMANDS = ("plot", "report")  # modules of this package: add_arguments(parser), run(args)
 
 
 def _commands() -> dict[str, tuple[str, str]]:
-    """{subcommand: (kind, help)}; kind is "theory", "rerun" or an experiment module name."""
+    """{subcommand: (kind, help)}; kind is "theory", "rerun", "plot", "report" or an experiment module name."""
     from ..experiments import EXPERIMENTS
 
     commands = {"theory": ("theory", _THEORY_HELP)}
     commands.update({command: (module, text) for module, (command, text) in EXPERIMENTS.items()})
     commands["rerun"] = ("rerun", _RERUN_HELP)
+    commands["plot"] = ("plot", _PLOT_HELP)
+    commands["report"] = ("report", _REPORT_HELP)
     return commands
 
 
@@ -54,12 +61,20 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             from ..experiments.script import add_rerun_arguments
 
             add_rerun_arguments(sub)
+        elif kind in _RUN_DIR_COMMANDS:
+            _run_dir_module(kind).add_arguments(sub)
         else:
             from ..experiments.script import build_parser as experiment_parser
 
             _, flags = experiment_parser(kind, parser=sub)
             sub.set_defaults(_flags=flags)
     return parser
+
+
+def _run_dir_module(kind: str):
+    import importlib
+
+    return importlib.import_module(f"{__name__}.{kind}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
             from . import theory
 
             return int(theory.run(args) or 0)
+        if kind in _RUN_DIR_COMMANDS:
+            return int(_run_dir_module(kind).run(args) or 0)
         from ..experiments import script
 
         if kind == "rerun":

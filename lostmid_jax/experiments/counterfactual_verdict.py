@@ -11,7 +11,10 @@ L w_j < dead_below) is compared with the causal one C:
     keeps     otherwise
 
 Nothing is fixed in advance: change L, H, a or the threshold and the
-words follow the numbers.
+words follow the numbers. A closing line states the dead-zone share of each
+decoder family's prior (:data:`.counterfactuals.FAMILIES`) present in the
+sweep. The dead zone and its factorial depth law are docs/theory.md §4; the
+exact O(H L) rows, docs/theory.md §2.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import numpy as np
 
 from ..theory import Causal, log_influence_row
 from ..theory.middle import middle_index
-from .counterfactuals import Result, dead_zone
+from .counterfactuals import FAMILIES, Result, dead_zone
 
 CATEGORIES = ("removes", "creates", "moves", "shrinks", "widens", "keeps")
 
@@ -69,9 +72,13 @@ def _dead_depths(records: list[dict], spec: str) -> str:
     return f"a dead zone (>= 1% of positions) at H = {', '.join(depths)}" if depths else "no dead zone at any H swept"
 
 
+def _nan(value) -> float:
+    return math.nan if value is None else value
+
+
 def _shift(stats: dict, base: dict) -> str:
     """' and shifts it toward the end/start' when the dead zone's centre moves by > 0.15 in x."""
-    delta = stats["dead_x_mean"] - base["dead_x_mean"]
+    delta = _nan(stats["dead_x_mean"]) - _nan(base["dead_x_mean"])
     if not abs(delta) > 0.15:  # also False for nan (no dead zone)
         return ""
     return f" and shifts it toward the {'end' if delta > 0 else 'start'}"
@@ -95,8 +102,8 @@ def verdict_lines(result: Result) -> list[str]:
     base_middle = (float(base[middle_index(cfg.length) - 1]) + math.log(cfg.length)) / math.log(10)
     history = f"; {_dead_depths(result.records, 'causal')}" if "causal" in rows else ""
     lines = [
-        f"Dead zone: positions j < L with density L w_j < {cfg.dead_below:g} (uniform = 1). "
-        f"L={cfg.length}, H={depth}, {cfg.schedule_label}.",
+        f"Dead zone: positions j < L with density L w_j < {cfg.dead_below:g} (uniform = 1; docs/theory.md §4), "
+        f"from the exact rows (docs/theory.md §2). L={cfg.length}, H={depth}, {cfg.schedule_label}.",
         f"causal (baseline): {_describe(base_stats)}; density at x=1/2 {_log10(base_middle)}{history}.",
     ]
     groups = {c: [] for c in CATEGORIES}
@@ -114,4 +121,9 @@ def verdict_lines(result: Result) -> list[str]:
         )
     summary = "; ".join(f"{c}: {', '.join(names)}" for c, names in groups.items() if names)
     lines.append(f"Summary at H={depth}: {summary or 'no prior besides causal'}.")
+    families = [f"{name} {100 * at_depth[spec]['dead_fraction']:.0f}%" for name, spec in FAMILIES.items()
+                if spec in at_depth]
+    if families:
+        lines.append(f"Decoder families at L={cfg.length}, H={depth} (dead-zone share of each family's Step-0 "
+                     f"prior): {'; '.join(families)}.")
     return lines

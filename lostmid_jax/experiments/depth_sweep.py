@@ -5,9 +5,13 @@ list), depth H and length L (plus the continuum limit) it records the
 :class:`~lostmid_jax.theory.ProfileSummary` numbers together with the two
 middle laws of :mod:`lostmid_jax.theory.middle_laws`, and states which law
 holds where: the factorial law (ln 2)^(H-1)/(H-1)! of the all-attention path
-(a = 1), or the geometric law (1-a)^H exp(2 sqrt(H a ln2/(1-a))) for a < 1.
+(a = 1), or the geometric law (1-a)^H exp(2 sqrt(H a ln2/(1-a))) for a < 1
+(docs/theory.md §4, proofs/08_factorial_middle.md).
 
-Writes results.csv (one row per point), table.txt, verdict.txt and four figures.
+Writes results.csv (one row per point; the continuum rows have an empty
+``length`` and ``continuum`` True), profiles.csv (the influence rows that
+figure 1 draws), table.txt, verdict.txt and four figures drawn from the CSVs.
+Every column is described in :data:`COLUMNS`.
 """
 
 from __future__ import annotations
@@ -20,8 +24,48 @@ from .configs import tuples_from_lists
 
 NAME = "depth_sweep"
 VERDICT_TITLE = "the factorial middle law"
-CONTINUUM = "continuum"
 _LN10 = math.log(10.0)
+
+_SUMMARY_COLUMNS = {
+    "recency_weight": ("influence weight of the last token, w_L (the recency delta)", ""),
+    "log10_recency_weight": ("log10 of recency_weight (finite where the weight underflows)", "log10"),
+    "primacy_mass": ("influence mass at x <= band", ""),
+    "middle_mass": ("influence mass at band < x < 1 - band", ""),
+    "late_mass": ("influence mass at 1 - band <= x < 1 (last token excluded)", ""),
+    "middle_x": ("x where the middle density is read: 1/2 (continuum) or the j/L nearest it", ""),
+    "log10_middle_density": ("log10 of the influence density at middle_x: L w_j, or rho_H(1/2) in the continuum",
+                             "log10"),
+    "valley_x": ("x = j/L of the smallest weight (continuum: 1, the smooth part's infimum)", ""),
+    "log10_valley_density": ("log10 of the density at valley_x (-inf where it is 0)", "log10"),
+    "log10_peak_to_trough": ("log10 of max_j w_j / min_j w_j over the discrete row (inf if an entry is 0); "
+                             "empty in the continuum, whose peak is infinite", "log10"),
+}
+
+COLUMNS = {
+    "results.csv": {
+        "schedule": ("schedule family: constant, power (a_l = a0 l^-b, l = 1..H) or custom", ""),
+        "label": ("schedule label, e.g. a=0.5", ""),
+        "alpha": ("constant a, or a0 of the power law; empty for custom", ""),
+        "b": ("power-law exponent b; empty unless schedule is power", ""),
+        "depth": ("depth H", "layers"),
+        "length": ("context length L; empty for the continuum limit", "tokens"),
+        "continuum": ("True for the continuum limit L -> infinity", ""),
+        **_SUMMARY_COLUMNS,
+        "log10_factorial_law": ("log10 of the factorial law (ln 2)^(H-1)/(H-1)! (docs/theory.md §4)", "log10"),
+        "log10_geometric_law": ("log10 of the geometric law (1-a)^H exp(2 sqrt(H a ln2/(1-a))); empty unless "
+                                "constant 0 < a < 1 and H >= 2 (docs/theory.md §4)", "log10"),
+    },
+    "profiles.csv": {
+        "alpha": ("constant a of the profile", ""),
+        "depth": ("depth H", "layers"),
+        "length": ("context length L", "tokens"),
+        "j": ("input position, 1..L", "position"),
+        "x": ("normalized position j/L", ""),
+        "log10_density": ("log10 of L w_j, the influence density at x (j = L: the last token, whose weight "
+                          "holds the recency delta)", "log10"),
+    },
+}
+"""CSV file -> column -> (meaning, unit) of everything this experiment writes."""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -119,10 +163,53 @@ class ScheduleSpec:
 
 @dataclasses.dataclass(frozen=True)
 class Result:
-    """What :func:`run` returns: the config and one record per (schedule, H, L)."""
+    """What :func:`run` returns: the config, one record per (schedule, H, L) and the drawn profiles.
+
+    Attributes:
+      config: the Config.
+      records: results.csv rows; ``length`` is None and ``continuum`` True for the continuum limit.
+      profiles: profiles.csv rows (the constant-a rows of figure 1, see :func:`profile_records`).
+    """
 
     config: Config
     records: list[dict]
+    profiles: list[dict] = dataclasses.field(default_factory=list)
+
+
+def pick_evenly(values, count: int) -> list:
+    """Up to ``count`` of the distinct ``values``, sorted: ranks spaced geometrically from the first to the last.
+
+    >>> pick_evenly(range(1, 65), 6)
+    [1, 2, 5, 12, 28, 64]
+    """
+    import numpy as np
+
+    values = sorted(set(values))
+    if len(values) <= count:
+        return values
+    idx = np.unique(np.round(np.geomspace(1, len(values), count)).astype(int) - 1)
+    return [values[i] for i in idx]
+
+
+def profile_choice(cfg: Config) -> tuple[float, int, list[int]]:
+    """(a, L, depths) of the profiles drawn in figure 1: a = 0.5 if swept (else the middle a),
+    the first L, and up to 6 depths <= 64 spaced geometrically."""
+    alpha = 0.5 if 0.5 in cfg.alphas else float(cfg.alphas[len(cfg.alphas) // 2])
+    shallow = [h for h in cfg.depths if h <= 64] or list(cfg.depths)
+    return float(alpha), cfg.lengths[0], pick_evenly(shallow, 6)
+
+
+def profile_records(cfg: Config) -> list[dict]:
+    """profiles.csv rows: log10 (L w_j) at every j = 1..L for the (a, L, depths) of :func:`profile_choice`."""
+    from ..theory import log_influence_row
+
+    alpha, length, depths = profile_choice(cfg)
+    rows = []
+    for depth in depths:
+        log10_density = (log_influence_row(length, depth, alpha) + math.log(length)) / _LN10
+        rows += [{"alpha": alpha, "depth": depth, "length": length, "j": j, "x": j / length,
+                  "log10_density": float(v)} for j, v in enumerate(log10_density, start=1)]
+    return rows
 
 
 def schedule_specs(cfg: Config) -> list[ScheduleSpec]:
@@ -146,18 +233,18 @@ def _laws(spec: ScheduleSpec, depth: int) -> tuple[float, float]:
     return factorial, geometric
 
 
-def point_record(spec: ScheduleSpec, depth: int, length: int | str, band: float) -> dict:
-    """One results row: the summary of (schedule, H, L) plus the middle laws."""
+def point_record(spec: ScheduleSpec, depth: int, length: int | None, band: float) -> dict:
+    """One results row: the summary of (schedule, H, L) plus the middle laws; ``length`` None: the continuum."""
     from ..theory import continuum_summary, log_influence_row, summarize_log_row
 
     alpha = spec.layers(depth)
-    if length == CONTINUUM:
+    if length is None:
         summary = continuum_summary(depth, alpha, band=band)
     else:
         summary = summarize_log_row(log_influence_row(length, depth, alpha), band=band)
     factorial, geometric = _laws(spec, depth)
     record = {"schedule": spec.kind, "label": spec.label, "alpha": spec.alpha, "b": spec.b, "depth": depth,
-              "length": length}
+              "length": length, "continuum": length is None}
     record.update({k: v for k, v in summary.as_dict().items() if k != "length"})
     record["log10_factorial_law"] = factorial
     record["log10_geometric_law"] = geometric
@@ -165,19 +252,21 @@ def point_record(spec: ScheduleSpec, depth: int, length: int | str, band: float)
 
 
 def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Result:
-    """All results rows, schedule-major, then H, then L (continuum last). ``run_dir`` and ``mesh`` are unused."""
+    """All results rows, schedule-major, then H, then L (continuum last), and figure 1's profiles.
+    ``run_dir`` and ``mesh`` are unused."""
     from tqdm.auto import tqdm
 
     points = [(spec, depth, length) for spec in schedule_specs(cfg) for depth in cfg.depths
-              for length in (*cfg.lengths, CONTINUUM)]
+              for length in (*cfg.lengths, None)]
     records = [point_record(spec, depth, length, cfg.band)
                for spec, depth, length in tqdm(points, desc="depth sweep", disable=not progress, leave=False)]
-    return Result(cfg, records)
+    return Result(cfg, records, profile_records(cfg))
 
 
 def records(result: Result) -> dict[str, list[dict]]:
-    """results.csv."""
-    return {"results.csv": result.records}
+    """results.csv and profiles.csv (NaN written as missing, like None)."""
+    rows = [{k: None if isinstance(v, float) and math.isnan(v) else v for k, v in r.items()} for r in result.records]
+    return {"results.csv": rows, "profiles.csv": result.profiles}
 
 
 def factorial_deviation(depth: int, dps: int = 50):
@@ -209,7 +298,7 @@ def verdict(result: Result) -> list[str]:
     lines = []
     depths = sorted(cfg.depths)
     h_lo, h_hi = depths[0], depths[-1]
-    cont = {(r["label"], r["depth"]): r for r in rows if r["length"] == CONTINUUM and r["schedule"] == "constant"}
+    cont = {(r["label"], r["depth"]): r for r in rows if r["continuum"] and r["schedule"] == "constant"}
     length = cfg.lengths[0]
     disc = {(r["label"], r["depth"]): r for r in rows if r["length"] == length and r["schedule"] == "constant"}
     for a in sorted(set(float(a) for a in cfg.alphas)):
@@ -222,7 +311,8 @@ def verdict(result: Result) -> list[str]:
             lines.append(
                 f"a=1: the factorial law holds exactly in the continuum: "
                 f"max over H in [{h_lo}, {h_hi}] of |rho_H(1/2) (H-1)!/(ln 2)^(H-1) - 1| = {mpmath.nstr(worst, 3)} (50-digit check). "
-                f"At L={length} the discrete middle is 10^{finite_l:.2f} times the law at H={h_hi} (finite-L correction)."
+                f"At L={length} the discrete middle is 10^{finite_l:.2f} times the law at H={h_hi} (finite-L correction). "
+                f"(docs/theory.md §4; proofs/08_factorial_middle.md)"
             )
         elif a == 0.0:
             lines.append("a=0: no attention, all influence on the last token; the middle is exactly 0.")
@@ -242,7 +332,7 @@ def verdict(result: Result) -> list[str]:
                     f"; exact / (1-a)^H exp(2 sqrt(H a ln2/(1-a))) law = {r_a:.4f} at H={h_a} and {r_b:.4f} at H={h_b}: "
                     f"the geometric law {'holds' if trend == 'tends to 1' else 'is not confirmed'} (ratio {trend}, error ~ H^-1/2)."
                 )
-            lines.append(text + ("" if text.endswith(".") else "."))
+            lines.append(text + ("" if text.endswith(".") else ".") + " (docs/theory.md §4)")
     return lines
 
 
@@ -252,8 +342,6 @@ def _fmt(value, spec):
 
 def summary(result: Result) -> str:
     """A compact table of the constant-a schedules at a few depths."""
-    from ..plots.depth_sweep import pick_evenly
-
     cfg = result.config
     length = cfg.lengths[0]
     shown = set(pick_evenly(cfg.depths, 6))
@@ -264,7 +352,7 @@ def summary(result: Result) -> str:
     for a in cfg.alphas:
         for depth in sorted(shown):
             d = index[(f"a={a:g}", depth, length)]
-            c = index[(f"a={a:g}", depth, CONTINUUM)]
+            c = index[(f"a={a:g}", depth, None)]
             lines.append(
                 f"{a:>5g} {depth:>4} {d['recency_weight']:>10.3e} {d['primacy_mass']:>9.4f} "
                 f"{_fmt(d['log10_middle_density'], '12.3f')} {_fmt(c['log10_middle_density'], '14.3f')} "
@@ -273,11 +361,15 @@ def summary(result: Result) -> str:
     return "\n".join(lines)
 
 
-def figures(result: Result, run_dir) -> list:
-    """The four PNG figures (:mod:`lostmid_jax.plots.depth_sweep`)."""
-    from ..plots.depth_sweep import all_figures
+def figures(tables: dict, cfg: Config) -> dict:
+    """The four figures, drawn from the run's tables alone (:func:`lostmid_jax.plots.depth_sweep.figures`).
 
-    return all_figures(result.records, result.config, run_dir)
+    ``tables``: {"results": DataFrame, "profiles": DataFrame} as ``lostmid_jax.io.load_run`` returns them.
+    Returns {"fig1_u_curves": Figure, ..., "fig4_peak_to_trough": Figure}.
+    """
+    from ..plots.depth_sweep import figures as draw
+
+    return draw(tables, cfg)
 
 
 def describe(result: Result) -> str:

@@ -1,36 +1,116 @@
 """Pretrained Hugging Face weights vs a random init of the same architecture, against theory.
 
-For a Hugging Face GPT-2 / Qwen2 checkpoint (``weights``, loaded with
-:func:`lostmid_jax.nn.load_hf`) and a random init of the same architecture,
-measures the influence profile ||d y_L / d x_j||_F (j = 1..L) at the same L on
-the same random tokens (each model embeds them with its own table; or shared
-Gaussian inputs), the per-layer attention strength a_l, and compares each
-profile with two theory rows (measured a_l; fitted constant a): Spearman,
-Wasserstein-1, log10 peak-to-trough, valley (:mod:`.step0.report`).
+Shapes: S seeds, L positions (j = 1..L, x = j/L), H layers (l = 1..H).
 
-Writes metrics.csv, profiles.csv, alphas.csv, table.txt and profiles.png.
+For a checkpoint (``weights``: a local directory, or a hub id resolved in the
+local Hugging Face cache, :func:`lostmid_jax.nn.hub.resolve_checkpoint`;
+any family :func:`lostmid_jax.nn.load_hf` reads) and a random init of the
+same architecture, measures the influence profile n_j = ||d y_L / d x_j||_F
+at the same L on the same inputs for S seeds, and the per-layer attention
+strength a_l. Each model's S normalized profiles p_s,j = n_s,j / sum_i n_s,i
+are compared (:func:`lostmid_jax.analysis.agreement`: Spearman and
+Wasserstein-1 of the seed mean, 95% bootstrap CIs over seeds, the seed-noise
+ceiling) with two Step-0 theory rows of the architecture's own prior
+(docs/theory.md §1-§2: measured a_l, and a fitted constant a), and the
+pretrained profiles with the init ones (paired by seed). The prior is
+``analysis.prior_for`` of the architecture; with ``--content-prior`` the
+Content prior measured from the seed-0 init model
+(:func:`.step0.report.content_prior`; scores in content_scores.csv).
+
+Writes metrics.csv, agreement.csv, profiles.csv, alphas.csv, table.txt,
+verdict.txt and fig1_profiles. ``--smoke`` without ``--weights`` writes a tiny
+random GPT-2 checkpoint with save_hf into <run_dir>/checkpoint and runs offline.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import logging
 import pathlib
 import time
 
 import numpy as np
 
-from ..validation import check_choice, check_float, check_int, check_optional_int
+from ..validation import check_bool_like, check_choice, check_float, check_int, check_optional_int
+from .step0.columns import CONTENT_SCORES
 
 NAME = "pretrained_vs_init"
-VERDICT_TITLE = ""
-SMOKE_HELP = "L=24, 2 seeds, 4 probes"
+VERDICT_TITLE = "pretrained vs random init vs Step-0 theory (95% CIs over seeds)"
+RANDOM_TINY = "random:tiny-gpt2"
+SMOKE_HELP = f"L=16, 3 seeds; without --weights a tiny random GPT-2 ({RANDOM_TINY}), offline"
+SMOKE = {"weights": RANDOM_TINY, "length": 16, "seeds": 3, "probes": 4}
 
 METHODS = ("auto", "exact", "randomized")
 INPUTS = ("tokens", "gaussian")
-SMOKE = {"length": 24, "seeds": 2, "probes": 4}
 EXACT_MAX_WIDTH = 256  # "auto": exact up to this width D, randomized above
 MODELS = ("pretrained", "init")
+FILES = {"checkpoint": "the tiny random GPT-2 (save_hf) measured as 'pretrained' (weights random:tiny-gpt2)"}
+_LOG = logging.getLogger(__name__)
+REFERENCES = ("theory_measured", "theory_fitted", "init")
+# config.json of the tiny random checkpoint (RANDOM_TINY), read by nn.hf_config like any other
+TINY_GPT2 = dict(model_type="gpt2", n_layer=2, n_embd=16, n_head=2, n_positions=256, vocab_size=64)
+TINY_SEED = 1234  # init seed of the tiny "pretrained" model (the init models use seeds 0..S-1)
+
+_AG = {"spearman": ("Spearman rank correlation of the seed-mean profile with the reference", ""),
+       "spearman_lo": ("lower end of the 95% bootstrap CI of spearman (over seeds)", ""),
+       "spearman_hi": ("upper end of the 95% bootstrap CI of spearman (over seeds)", ""),
+       "wasserstein": ("Wasserstein-1 distance on x in [0, 1] between the seed-mean profile and the reference",
+                       "fraction of the context"),
+       "wasserstein_lo": ("lower end of the 95% bootstrap CI of wasserstein", "fraction of the context"),
+       "wasserstein_hi": ("upper end of the 95% bootstrap CI of wasserstein", "fraction of the context"),
+       "ceiling": ("noise ceiling: the best Spearman any reference can reach given the seed noise", ""),
+       "ceiling_lo": ("lower end of the 95% jackknife CI of ceiling (empty below 3 seeds)", ""),
+       "ceiling_hi": ("upper end of the 95% jackknife CI of ceiling (empty below 3 seeds)", "")}
+COLUMNS = {
+    "metrics.csv": {
+        "model": ("'pretrained' (the checkpoint) or 'init' (a random init of its architecture)", ""),
+        "method": ("influence profile method: 'exact' or 'randomized'", ""),
+        "seeds": ("S, input draws (and init seeds) averaged", ""),
+        "length": ("L, input positions", "tokens"),
+        "depth": ("H, layers", "layers"),
+        "a_mean": ("measured attention strength a_l averaged over layers and seeds", ""),
+        "a_fit": ("constant a of the theory row fitted to the seed-mean profile", ""),
+        "log10_peak_to_trough": ("log10 of max p_j / min p_j of the seed-mean profile", "log10"),
+        "log10_peak_to_trough_body": ("the same without the last position j = L", "log10"),
+        "theory_log10_peak_to_trough": ("log10 max / min of the theory row with measured a_l", "log10"),
+        "recency_weight": ("p_L, the last position's share of the seed-mean profile", ""),
+        "primacy_mass": ("share of the profile in x <= band", ""),
+        "middle_mass": ("share of the profile in band < x < 1 - band", ""),
+        "valley_x": ("x = j/L of the seed-mean profile's smallest entry", ""),
+        "valley_c": ("exponent c of the fit p_j ~ b |x - 1/2|^(-c), last token left out (c < 0: a U)", ""),
+        "valley_r2": ("R^2 of that log-log fit", ""),
+        "seconds": ("measurement time of the model's units", "s"),
+    },
+    "agreement.csv": {
+        "model": ("the compared profiles: 'pretrained' or 'init' (S rows, one per seed)", ""),
+        "reference": ("'theory_measured' (theory row, measured a_l), 'theory_fitted' (fitted constant a) or "
+                      "'init' (the init profiles, paired by seed)", ""),
+        **_AG,
+        "rows": ("S, seeds compared", ""),
+        "bins": ("positions compared (L: no binning)", ""),
+    },
+    "profiles.csv": {
+        "model": ("'pretrained' or 'init'", ""),
+        "j": ("input position, 1-based (1..L; L is the output token's own position)", ""),
+        "x": ("normalized position j/L", ""),
+        "p_mean": ("normalized influence p_j = n_j / sum_i n_i, mean over seeds", ""),
+        "p_sem": ("standard error of p_mean over seeds", ""),
+        "norm_mean": ("raw influence n_j = ||d y_L / d x_j||_F, mean over seeds", ""),
+        "theory_measured": ("Step-0 theory row w_j with the measured a_l (docs/theory.md §2)", ""),
+        "theory_fitted": ("Step-0 theory row w_j with the fitted constant a", ""),
+    },
+    "alphas.csv": {
+        "model": ("'pretrained' or 'init'", ""),
+        "layer": ("layer l, 1-based (1..H)", ""),
+        "a_mean": ("measured attention strength a_l (mean over seeds)", ""),
+        "a_sem": ("standard error of a_mean over seeds", ""),
+    },
+    "content_scores.csv": {  # written with --content-prior only
+        "model": ("the model the scores were measured on: 'init' (init seed 0)", ""),
+        **CONTENT_SCORES,
+    },
+}
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -38,20 +118,27 @@ class Config:
     """Arguments of the pretrained-vs-init comparison.
 
     Attributes:
-      weights: checkpoint directory (config.json + model.safetensors).
-      length: L >= 2 positions (<= max_positions for GPT-2's learned table).
+      weights: checkpoint: a local directory (config.json + safetensors) or a Hugging Face hub id found in
+        the local cache (fetch with `hf download ID`, or pass --allow-download); "random:tiny-gpt2" writes a
+        tiny random GPT-2 with save_hf (the --smoke default; offline).
+      allow_download: fetch a hub id that is not in the local cache (config.json and safetensors only).
+      length: L >= 2 positions (<= max_positions for learned position tables).
       method: "exact" (D reverse passes), "randomized" (``probes`` Gaussian
         cotangents) or "auto" (exact for width <= 256, else randomized).
       probes: K >= 1 probes for randomized.
-      seeds: S >= 1 input draws; unit s uses tokens from seed s and, for the
-        random init, init seed s (profiles are averaged over units).
+      seeds: S >= 2 input draws (the 95% CIs bootstrap over them); unit s
+        uses tokens from seed s and, for the random init, init seed s.
       input: "tokens" (uniform random token ids, embedded by each model) or
         "gaussian" (shared N(0, s^2) inputs, s the pretrained embedding's std).
       chunk: cotangents per batched backward pass (None: automatic).
       band: primacy / late band width in x for the U statistics.
+      content_prior: compare both models with the Content prior measured from the seed-0 init model
+        (self bonus and off-diagonal score per layer and head; content_scores.csv) instead of the
+        architecture's plain prior (softmax attention only).
     """
 
     weights: str
+    allow_download: bool = False
     length: int = 256
     method: str = "auto"
     probes: int = 16
@@ -59,11 +146,14 @@ class Config:
     input: str = "tokens"
     chunk: int | None = None
     band: float = 0.1
+    content_prior: bool = False
 
     def __post_init__(self):
         if not isinstance(self.weights, str) or not self.weights:
-            raise ValueError(f"weights must be a checkpoint directory, got {self.weights!r}")
-        for name, low in (("length", 2), ("probes", 1), ("seeds", 1)):
+            raise ValueError(f"weights must be a checkpoint directory or hub id, got {self.weights!r}")
+        object.__setattr__(self, "allow_download", check_bool_like("allow_download", self.allow_download))
+        object.__setattr__(self, "content_prior", check_bool_like("content_prior", self.content_prior))
+        for name, low in (("length", 2), ("probes", 1), ("seeds", 2)):
             check_int(name, getattr(self, name), low)
         check_choice("method", self.method, METHODS)
         check_choice("input", self.input, INPUTS)
@@ -72,15 +162,32 @@ class Config:
         model_cfg = self.model_config()
         if model_cfg.position == "learned" and self.length > model_cfg.max_positions:
             raise ValueError(f"length={self.length} exceeds the checkpoint's max_positions={model_cfg.max_positions}")
+        if self.content_prior and model_cfg.attention != "softmax":
+            raise ValueError(f"content_prior needs softmax attention (scores to measure); the checkpoint has "
+                             f"attention={model_cfg.attention!r}")
+
+    def checkpoint(self) -> pathlib.Path | None:
+        """The checkpoint's local directory (None for the tiny random one); ValueError naming ``weights``."""
+        if self.weights == RANDOM_TINY:
+            return None
+        from ..nn.hub import resolve_checkpoint
+
+        try:
+            return resolve_checkpoint(self.weights, allow_download=self.allow_download)
+        except FileNotFoundError as err:
+            raise ValueError(f"weights: {err}") from None
 
     def model_config(self):
         """The checkpoint's DecoderConfig from its config.json; ValueError naming ``weights`` when the
-        directory, its config.json or its weights file are missing or unreadable."""
+        directory, its config.json or its weights file are missing or unreadable, or the id is not cached."""
         from ..nn.hf_config import config_from_hf, read_config, weights_file
 
+        path = self.checkpoint()
+        if path is None:
+            return config_from_hf(TINY_GPT2)[1]
         try:
-            raw = read_config(self.weights)
-            weights_file(self.weights)
+            raw = read_config(path)
+            weights_file(path)
         except (FileNotFoundError, ValueError) as err:
             raise ValueError(f"weights: {err}") from None
         return config_from_hf(raw)[1]
@@ -90,6 +197,14 @@ class Config:
         if self.method != "auto":
             return self.method
         return "exact" if width <= EXACT_MAX_WIDTH else "randomized"
+
+    @property
+    def title(self) -> str:
+        """The checkpoint's name in titles: the hub id, or the directory's name."""
+        if self.weights == RANDOM_TINY:
+            return "tiny random GPT-2"
+        path = pathlib.Path(self.weights)
+        return path.resolve().name if path.is_dir() else self.weights
 
 
 def _inputs(cfg: Config, model, seed: int, scale: float):
@@ -119,27 +234,64 @@ def _unit(cfg: Config, model, seed: int, scale: float) -> dict:
 
 @dataclasses.dataclass(frozen=True)
 class Result:
-    """What :func:`run` returns: the config, the checkpoint's DecoderConfig and
-    {"pretrained" | "init": summary} (:func:`.step0.report.summarize_variant`)."""
+    """What :func:`run` returns.
+
+    Attributes:
+      config: the run's Config.
+      model_config: the checkpoint's DecoderConfig.
+      summaries: {"pretrained" | "init": summary} (:func:`.step0.report.summarize_variant`).
+      agreements: {(model, reference): analysis.uncertainty.Agreement} (reference in REFERENCES).
+      checkpoint: the directory the weights were read from.
+      prior: the theory prior both models were compared with (None: prior_for of the architecture).
+    """
 
     config: Config
     model_config: object
     summaries: dict
+    agreements: dict
+    checkpoint: str
+    prior: object = None
+
+
+def _load(cfg: Config, run_dir):
+    """(DecoderConfig, Decoder, directory) of the checkpoint; the tiny random one is written first."""
+    from flax import nnx
+
+    from ..nn import Decoder, load_hf, save_hf
+
+    path = cfg.checkpoint()
+    if path is None:
+        import tempfile
+
+        path = pathlib.Path(run_dir) / "checkpoint" if run_dir is not None else \
+            pathlib.Path(tempfile.mkdtemp(prefix="lostmid_tiny_gpt2_"))
+        model_cfg = cfg.model_config()
+        _LOG.info(f"writing a tiny random GPT-2 checkpoint (seed {TINY_SEED}) with save_hf to {path}")
+        save_hf(Decoder(model_cfg, rngs=nnx.Rngs(TINY_SEED)), model_cfg, path)
+    _LOG.info(f"loading {path} with nn.load_hf")
+    model_cfg, model = load_hf(path)
+    return model_cfg, model, path
 
 
 def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Result:
-    """Measure both models on every seed's input (``run_dir`` and ``mesh`` unused)."""
+    """Measure both models on every seed's input and compare them (``mesh`` unused).
+
+    Set-up phases are logged (INFO) on this module's logger; the runner shows them on stderr.
+    """
     from flax import nnx
     from tqdm.auto import tqdm
 
     from ..analysis import prior_for
-    from ..nn import Decoder, load_hf
-    from .step0.report import summarize_variant
+    from ..analysis.uncertainty import agreement
+    from ..nn import Decoder
+    from .step0.report import content_prior, summarize_variant
 
-    model_cfg, pretrained = load_hf(cfg.weights)
+    model_cfg, pretrained, path = _load(cfg, run_dir)
     scale = float(np.std(np.asarray(pretrained.wte[...])))
     graphdef = nnx.graphdef(pretrained)
     units = {name: [] for name in MODELS}
+    _LOG.info(f"measuring {cfg.seeds} seeds x 2 models at L={cfg.length} "
+        f"({cfg.resolved_method(model_cfg.width)}; the first unit compiles)")
     bar = tqdm(total=2 * cfg.seeds, disable=not progress, desc="units")
     for s in range(cfg.seeds):
         units["pretrained"].append(_unit(cfg, pretrained, s, scale))
@@ -149,89 +301,162 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
         units["init"].append(_unit(cfg, init, s, scale))
         bar.update()
     bar.close()
-    prior = prior_for(model_cfg, cfg.length)  # the architecture's own Step-0 prior
-    return Result(cfg, model_cfg, {name: summarize_variant(u, cfg.band, prior) for name, u in units.items()})
-
-
-COLUMNS = ("length", "depth", "a_fit", "spearman_measured", "wasserstein_measured", "spearman_fitted",
-           "wasserstein_fitted", "log10_peak_to_trough", "log10_peak_to_trough_body",
-           "theory_log10_peak_to_trough", "recency_weight", "primacy_mass", "middle_mass", "valley_x",
-           "valley_c", "valley_r2", "seconds")
+    if cfg.content_prior:  # measured from the seed-0 init model
+        _LOG.info("measuring the seed-0 init model's content scores (--content-prior)")
+        prior = content_prior(Decoder(model_cfg, rngs=nnx.Rngs(0)), cfg.length)
+    else:
+        prior = prior_for(model_cfg, cfg.length)  # the architecture's own Step-0 prior
+    summaries = {name: summarize_variant(u, cfg.band, prior) for name, u in units.items()}
+    rows = {name: np.stack([u["norms_total"] for u in us]) for name, us in units.items()}  # [S, L]
+    agreements = {}
+    for name in MODELS:
+        for kind in ("measured", "fitted"):
+            agreements[(name, f"theory_{kind}")] = agreement(rows[name], summaries[name]["theory"][kind])
+    agreements[("pretrained", "init")] = agreement(rows["pretrained"], rows["init"])  # paired by seed
+    return Result(cfg, model_cfg, summaries, agreements, str(path), prior)
 
 
 def metric_records(cfg: Config, model_cfg, summaries: dict) -> list[dict]:
-    """Rows of metrics.csv: one per model, plus the Spearman between the two profiles."""
-    from ..analysis import metrics
-
-    between = metrics.spearman(summaries["pretrained"]["paths"]["total"]["p"], summaries["init"]["paths"]["total"]["p"])
+    """Rows of metrics.csv: one per model."""
     method = cfg.resolved_method(model_cfg.width)
-    return [dict(model=name, method=method, seeds=s["seeds"], a_mean=float(np.mean(s["alphas"])),
-                 spearman_pretrained_vs_init=between, **{c: s[c] for c in COLUMNS})
-            for name, s in summaries.items()]
+    rows = []
+    for name, s in summaries.items():
+        values = dict(s, model=name, method=method, a_mean=float(np.mean(s["alphas"])))
+        rows.append({k: _na(values[k]) for k in COLUMNS["metrics.csv"]})
+    return rows
+
+
+def _na(value):
+    """None (an empty CSV field) for NaN; the value otherwise."""
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
+def agreement_records(agreements: dict) -> list[dict]:
+    """Rows of agreement.csv: one per (model, reference)."""
+    return [dict(model=model, reference=ref, **{k: _na(float(v)) for k, v in ag.columns().items()},
+                 rows=ag.rows, bins=ag.bins) for (model, ref), ag in agreements.items()]
 
 
 def profile_records(summaries: dict) -> list[dict]:
-    """Rows of profiles.csv: one per (model, j)."""
+    """Rows of profiles.csv: one per (model, j), j = 1..L."""
     records = []
     for name, s in summaries.items():
-        path, x = s["paths"]["total"], np.arange(1, s["length"] + 1) / s["length"]
-        for j in range(s["length"]):
-            records.append(dict(model=name, j=j + 1, x=x[j], p_mean=path["p"][j], p_sem=path["p_sem"][j],
-                                norm_mean=path["norms"][j], theory_measured=s["theory"]["measured"][j],
-                                theory_fitted=s["theory"]["fitted"][j]))
+        path, length = s["paths"]["total"], s["length"]
+        for j in range(1, length + 1):
+            records.append(dict(model=name, j=j, x=j / length, p_mean=path["p"][j - 1], p_sem=path["p_sem"][j - 1],
+                                norm_mean=path["norms"][j - 1], theory_measured=s["theory"]["measured"][j - 1],
+                                theory_fitted=s["theory"]["fitted"][j - 1]))
     return records
 
 
 def alpha_records(summaries: dict) -> list[dict]:
-    """Rows of alphas.csv: measured a_l per model and layer."""
-    return [dict(model=name, layer=l, a_mean=float(s["alphas"][l]), a_sem=float(s["alphas_sem"][l]))
+    """Rows of alphas.csv: measured a_l per model and layer l = 1..H."""
+    return [dict(model=name, layer=l + 1, a_mean=float(s["alphas"][l]), a_sem=float(s["alphas_sem"][l]))
             for name, s in summaries.items() for l in range(s["depth"])]
 
 
-def _fmt(value, spec: str) -> str:
-    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else format(value, spec)
+def _ci(value: float, ci, spec: str) -> str:
+    if value is None or not math.isfinite(value):
+        return "n/a"
+    lo, hi = ci
+    if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
+        return f"{value:{spec}} [CI n/a]"
+    return f"{value:{spec}} [{lo:{spec}}, {hi:{spec}}]"
 
 
-def table(records: list[dict]) -> str:
-    """Fixed-width table of metrics.csv."""
-    head = (f"{'model':<11} {'method':<10} {'L':>5} {'H':>3} {'a_mean':>7} {'a_fit':>7} {'rho_meas':>8} "
-            f"{'W1_meas':>8} {'rho_fit':>8} {'W1_fit':>8} {'log10 p/t':>9} {'theory p/t':>10} {'valley x':>8}")
+def _describe(ag) -> str:
+    return (f"Spearman {_ci(ag.spearman, ag.spearman_ci, '.3f')}, W1 {_ci(ag.wasserstein, ag.wasserstein_ci, '.4f')} "
+            f"(seed-noise ceiling {_ci(ag.ceiling, ag.ceiling_ci, '.3f')})")
+
+
+_LABEL = {"theory_measured": "Step-0 theory, measured a_l", "theory_fitted": "Step-0 theory, fitted a",
+          "init": "the random init (paired by seed)"}
+
+
+def table(result: Result) -> str:
+    """Fixed-width table: per model a_l, fitted a, peak-to-trough; then every comparison with its 95% CI."""
+    records = metric_records(result.config, result.model_config, result.summaries)
+    head = (f"{'model':<11} {'method':<10} {'L':>5} {'H':>3} {'S':>3} {'mean a_l':>8} {'a_fit':>7} "
+            f"{'log10 p/t':>9} {'theory p/t':>10} {'valley x':>8}")
     lines = [head, "-" * len(head)]
+    fmt = lambda v, spec: "n/a" if v is None else format(v, spec)  # noqa: E731
     for r in records:
-        lines.append(
-            f"{r['model']:<11} {r['method']:<10} {r['length']:>5} {r['depth']:>3} {r['a_mean']:>7.4f} "
-            f"{r['a_fit']:>7.4f} {_fmt(r['spearman_measured'], '8.4f')} {r['wasserstein_measured']:>8.4f} "
-            f"{_fmt(r['spearman_fitted'], '8.4f')} {r['wasserstein_fitted']:>8.4f} "
-            f"{_fmt(r['log10_peak_to_trough'], '9.2f')} {_fmt(r['theory_log10_peak_to_trough'], '10.2f')} "
-            f"{r['valley_x']:>8.3f}")
-    lines.append(f"Spearman(pretrained profile, init profile) = {_fmt(records[0]['spearman_pretrained_vs_init'], '.4f')}")
+        lines.append(f"{r['model']:<11} {r['method']:<10} {r['length']:>5} {r['depth']:>3} {r['seeds']:>3} "
+                     f"{r['a_mean']:>8.4f} {fmt(r['a_fit'], '7.4f')} {fmt(r['log10_peak_to_trough'], '9.2f')} "
+                     f"{fmt(r['theory_log10_peak_to_trough'], '10.2f')} {fmt(r['valley_x'], '8.3f')}")
+    lines.append("")
+    lines.append("agreement of the seed-mean profile with each reference, 95% CIs over seeds in brackets:")
+    for (model, ref), ag in result.agreements.items():
+        lines.append(f"  {model:<10} vs {_LABEL[ref]:<34} {_describe(ag)}")
     return "\n".join(lines)
 
 
+def _disjoint_below(a, b) -> bool:
+    """Whether the CI of ``a`` lies entirely below that of ``b`` (both finite)."""
+    return all(map(math.isfinite, (*a, *b))) and a[1] < b[0]
+
+
+def verdict_lines(result: Result) -> list[str]:
+    """The comparisons a reader needs, each with its 95% CI, and what they say (docs/theory.md §5)."""
+    ag = result.agreements
+    cfg = result.config
+    lines = []
+    for model in MODELS:
+        lines.append(f"{model} vs {_LABEL['theory_measured']}: {_describe(ag[(model, 'theory_measured')])}")
+    pre, ini = ag[("pretrained", "theory_measured")], ag[("init", "theory_measured")]
+    if _disjoint_below(pre.spearman_ci, ini.spearman_ci):
+        call = ("the pretrained profile departs from the Step-0 prediction more than the random init does "
+                "(Spearman CIs disjoint)")
+    elif _disjoint_below(ini.spearman_ci, pre.spearman_ci):
+        call = "the pretrained profile follows the Step-0 prediction more closely than the random init (CIs disjoint)"
+    else:
+        call = "no clear difference in Spearman against theory between pretrained and init (95% CIs overlap)"
+    rough = f"; with {cfg.seeds} seeds the bootstrap CIs are rough" if cfg.seeds < 5 else ""
+    lines.append(f"{call}{rough} (the paper's Step-0 claims concern the init: docs/theory.md §5)")
+    between = ag[("pretrained", "init")]
+    lines.append(f"pretrained vs {_LABEL['init']}: {_describe(between)}")
+    if cfg.content_prior and result.prior is not None:
+        lines.append(f"theory prior (--content-prior, measured from the seed-0 init model, content_scores.csv): "
+                     f"{result.prior.label}")
+    if cfg.weights == RANDOM_TINY:
+        lines.append("(smoke run: too small to test the paper's claims; the 'pretrained' model is a tiny random "
+                     "GPT-2, so it is an init too)")
+    return lines
+
+
 def records(result: Result) -> dict[str, list[dict]]:
-    """metrics.csv, profiles.csv, alphas.csv."""
-    return {"metrics.csv": metric_records(result.config, result.model_config, result.summaries),
-            "profiles.csv": profile_records(result.summaries),
-            "alphas.csv": alpha_records(result.summaries)}
+    """metrics.csv, agreement.csv, profiles.csv, alphas.csv; content_scores.csv with --content-prior."""
+    from .step0.report import content_records
+
+    out = {"metrics.csv": metric_records(result.config, result.model_config, result.summaries),
+           "agreement.csv": agreement_records(result.agreements),
+           "profiles.csv": profile_records(result.summaries),
+           "alphas.csv": alpha_records(result.summaries)}
+    if result.config.content_prior:
+        out["content_scores.csv"] = content_records(result.prior, result.config.length, model="init")
+    return out
 
 
 def summary(result: Result) -> str:
-    return table(metric_records(result.config, result.model_config, result.summaries))
+    return table(result)
 
 
 def verdict(result: Result) -> list[str]:
-    return []
+    return verdict_lines(result)
 
 
-def figures(result: Result, run_dir) -> list:
-    """profiles.png (:mod:`lostmid_jax.plots.pretrained_vs_init`)."""
-    from ..plots.pretrained_vs_init import all_figures
+def figures(tables: dict, cfg: Config) -> dict:
+    """{"fig1_profiles": Figure} from the run's tables (:mod:`lostmid_jax.plots.pretrained_vs_init`)."""
+    from ..plots.pretrained_vs_init import profiles_figure
 
-    return all_figures(result.summaries, run_dir, pathlib.Path(result.config.weights).resolve().name)
+    return {"fig1_profiles": profiles_figure(tables["profiles"], tables["alphas"], tables["metrics"], cfg.title)}
 
 
 def run_info(result: Result) -> dict:
-    return {"model": result.model_config}
+    info = {"model": result.model_config, "checkpoint_dir": result.checkpoint}
+    if result.prior is not None:
+        info["prior"] = result.prior.label
+    return info
 
 
 def resolve(cfg: Config) -> Config:

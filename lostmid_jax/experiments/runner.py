@@ -1,23 +1,48 @@
 """Run one experiment into its run directory: the steps every experiment shares.
 
     resolve ("auto" -> what runs) -> claim the run directory (never someone else's results)
-    -> config.json (status "running") -> run -> records (CSV) -> summary (table.txt)
-    -> verdict (verdict.txt) -> figures (PNG) -> config.json (status "done", seconds, ...)
+    -> config.json (status "running") -> run -> records (CSV) -> columns.csv (the column
+    dictionary, from the module's COLUMNS) -> summary (table.txt) -> verdict (verdict.txt)
+    -> figures: module.figures(tables, cfg) on the tables read back from the CSV files just
+    written (so ``lostmid plot`` redraws the same figures), PNG at 150 dpi
+    -> config.json (status "done", seconds, figures, ...) -> the list of files written.
 
 Every file is written under a temporary name, then renamed. A run that fails
 leaves what it finished (experiments that take long keep their finished units
 and resume from them with the same flags); one that fails before finishing
 anything removes the directory it created.
+
+Phases are logged on the "lostmid_jax.experiments" logger (INFO; shown on
+stderr while a run prints, unless logging is configured elsewhere): experiment
+modules announce their long set-up steps (building models, compiling) with
+``logging.getLogger(__name__).info(...)``.
+
+A CSV column that the module's COLUMNS does not describe is marked
+"(undocumented)" in columns.csv and raises
+:class:`~lostmid_jax.results.UndocumentedColumnsWarning` once everything is
+written (an error under the test suite's settings).
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import pathlib
 import shutil
 import sys
 import time
+import warnings
 
-from .. import io
+from .. import io, results
+
+log = logging.getLogger("lostmid_jax.experiments")
+
+_STANDARD_FILES = {
+    "config.json": "the configuration, package versions, git revision, status and run time",
+    results.COLUMNS_FILE: "the column dictionary: file, column, meaning, unit of every CSV column",
+    "table.txt": "the summary table printed above",
+    "verdict.txt": "the verdict printed above",
+}
 
 
 def writes_files() -> bool:
@@ -33,6 +58,79 @@ def _holds_only_config(run_dir: pathlib.Path) -> bool:
     return {p.name for p in run_dir.iterdir()} <= {"config.json"}
 
 
+@contextlib.contextmanager
+def _phase_log(show: bool):
+    """Show the experiments' INFO lines on stderr for the run (when nothing else handles them)."""
+    if not show or log.handlers or logging.getLogger().handlers:
+        yield
+        return
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    level, propagate = log.level, log.propagate
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False  # a root handler added mid-run (absl's basicConfig) must not print each line twice
+    try:
+        yield
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(level)
+        log.propagate = propagate
+
+
+def dictionary(exp, tables: dict[str, list[dict]]) -> tuple[list[dict], dict[str, list[str]]]:
+    """(rows of columns.csv, {file: columns COLUMNS leaves out}) for the CSV ``tables`` of ``exp``.
+
+    ``exp.COLUMNS`` maps a CSV file name (with or without ".csv") to {column: (meaning, unit)}.
+    """
+    documented = getattr(exp, "COLUMNS", {})
+    documented = {_csv_name(k): v for k, v in documented.items()} if isinstance(documented, dict) else {}
+    rows, missing = [], {}
+    for name, records in tables.items():
+        known = documented.get(name, {})
+        for column in records[0]:
+            if column in known:
+                meaning, unit = known[column]
+            else:
+                meaning, unit = results.UNDOCUMENTED, ""
+                missing.setdefault(name, []).append(column)
+            rows.append({"file": name, "column": column, "meaning": meaning, "unit": unit})
+    return rows, missing
+
+
+def _csv_name(name: str) -> str:
+    return name if name.endswith(".csv") else f"{name}.csv"
+
+
+def _draw(exp, result, cfg, run_dir: pathlib.Path) -> dict[str, str]:
+    """Draw and save the figures; {file name: what it shows}."""
+    if not results.draws_from_tables(exp):  # a module still on the older contract: it saves its own files
+        return {pathlib.Path(p).name: "figure" for p in exp.figures(result, run_dir)}
+    tables = results.read_tables(run_dir)  # exactly what load_run gives `lostmid plot`
+    figures = results.draw_figures(exp, tables, cfg)
+    titles = {stem: results.figure_title(fig) for stem, fig in figures.items()}
+    log.info(f"{exp.NAME}: saving {len(figures)} figures")
+    written = results.save_figures(figures, run_dir, ("png",))
+    return {p.name: "figure" + (f": {titles[p.stem]}" if titles[p.stem] else "") for p in written}
+
+
+def files_block(exp, run_dir: pathlib.Path, tables: dict[str, list[dict]], figures: dict[str, str]) -> str:
+    """The closing block: each top-level entry of ``run_dir`` and what it is (``exp.FILES`` describes
+    the experiment's own extra files and folders)."""
+    described = dict(_STANDARD_FILES)
+    for name, rows in tables.items():
+        described[name] = f"table, {len(rows)} rows x {len(rows[0])} columns (meanings and units in columns.csv)"
+    described.update(figures)
+    described.update(getattr(exp, "FILES", {}))
+    entries = sorted((p.name + ("/" if p.is_dir() else ""), p.name) for p in run_dir.iterdir()
+                     if not p.name.startswith("."))
+    width = max(len(shown) for shown, _ in entries)
+    lines = [f"Files in {run_dir}:"]
+    for shown, name in entries:
+        lines.append(f"  {shown:<{width}}  {described.get(name, 'written by the experiment')}")
+    return "\n".join(lines)
+
+
 def execute(exp, cfg, run_dir, *, smoke: bool = False, progress: bool = True, figures: bool = True,
             mesh=None, echo=print):
     """Run ``cfg`` of experiment module ``exp`` and write its run directory; returns the result.
@@ -43,10 +141,16 @@ def execute(exp, cfg, run_dir, *, smoke: bool = False, progress: bool = True, fi
       run_dir: the run directory: new, empty, or this very run's (resumable experiments).
       smoke: recorded in config.json.
       progress: show progress bars.
-      figures: write the PNG figures.
+      figures: draw the figures (PNG).
       mesh: devices to spread the work over (experiments that take one), or None.
-      echo: where the table and the verdict are printed (None: nowhere).
+      echo: where the table, the verdict and the list of files are printed (None: nowhere; the
+        phase log is then left to the logging configuration).
     """
+    with _phase_log(echo is not None):
+        return _execute(exp, cfg, run_dir, smoke=smoke, progress=progress, figures=figures, mesh=mesh, echo=echo)
+
+
+def _execute(exp, cfg, run_dir, *, smoke, progress, figures, mesh, echo):
     start = time.perf_counter()
     given, run_dir = run_dir, pathlib.Path(run_dir)
     if hasattr(exp, "resolve"):  # "auto" choices made now, so config.json records what runs
@@ -57,6 +161,7 @@ def execute(exp, cfg, run_dir, *, smoke: bool = False, progress: bool = True, fi
     if writer:
         run_dir.mkdir(parents=True, exist_ok=True)
         io.write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="running")
+    log.info(f"{exp.NAME}: running into {run_dir}")
     try:
         result = exp.run(cfg, run_dir, progress=progress, mesh=mesh)
     except BaseException:
@@ -65,19 +170,24 @@ def execute(exp, cfg, run_dir, *, smoke: bool = False, progress: bool = True, fi
         raise
     if not writes_files():
         return result
-    for name, rows in exp.records(result).items():
+    tables = {_csv_name(name): rows for name, rows in exp.records(result).items()}
+    log.info(f"{exp.NAME}: writing {len(tables)} tables")
+    for name, rows in tables.items():
         io.write_csv(run_dir / name, rows)
+    entries, undocumented = dictionary(exp, tables)
+    if entries:
+        io.write_csv(run_dir / results.COLUMNS_FILE, entries)
     table = exp.summary(result)
     if table:
-        (run_dir / "table.txt").write_text(table + "\n")
+        io.write_atomic(run_dir / "table.txt", table + "\n")
     lines = exp.verdict(result)
     if lines:
-        (run_dir / "verdict.txt").write_text("\n".join(lines) + "\n")
-    written = exp.figures(result, run_dir) if figures else []
+        io.write_atomic(run_dir / "verdict.txt", "\n".join(lines) + "\n")
+    drawn = _draw(exp, result, cfg, run_dir) if figures else {}
     elapsed = time.perf_counter() - start
     extra = exp.run_info(result) if hasattr(exp, "run_info") else {}
     io.write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="done", seconds=round(elapsed, 3),
-                    figures=[pathlib.Path(f).name for f in written], **extra)
+                    figures=list(drawn), **extra)
     if echo is not None:
         if table:
             echo(table)
@@ -86,4 +196,11 @@ def execute(exp, cfg, run_dir, *, smoke: bool = False, progress: bool = True, fi
             for line in lines:
                 echo(f"  {line}")
         echo(f"\n{exp.describe(result)} in {elapsed:.1f} s -> {run_dir}")
+        echo(files_block(exp, run_dir, tables, drawn))
+        echo(f"\nReload: lostmid_jax.io.load_run({str(run_dir)!r}); redraw: lostmid plot {run_dir} --format pdf; "
+             f"share: lostmid report {run_dir}")
+    if undocumented:
+        listed = "; ".join(f"{name}: {', '.join(cols)}" for name, cols in undocumented.items())
+        warnings.warn(f"{exp.NAME} wrote columns its COLUMNS does not describe ({listed}); columns.csv marks them "
+                      f"{results.UNDOCUMENTED}", results.UndocumentedColumnsWarning, stacklevel=3)
     return result

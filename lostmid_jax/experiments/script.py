@@ -8,6 +8,9 @@ Values compose in this order: the config's defaults < ``--config FILE`` (a
 config.json of an earlier run, or a JSON object of fields) < the ``--smoke``
 sizes < the flags given. The config is built, and so validated, before any
 work starts: a bad value exits with status 2 and a message naming it.
+
+Runs use JAX's persistent compilation cache (:mod:`lostmid_jax.compile_cache`)
+unless ``--no-compile-cache`` is given or LOSTMID_COMPILE_CACHE=0 is set.
 """
 
 from __future__ import annotations
@@ -36,13 +39,25 @@ def add_run_arguments(parser: argparse.ArgumentParser, exp) -> None:
     group.add_argument("--root", type=str, default="runs", help="parent of the default run directory (default: runs)")
     group.add_argument("--config", type=str, default=None, metavar="FILE",
                        help="start from this JSON config (a run's config.json, or an object of fields)")
-    group.add_argument("--smoke", action="store_true", help=f"a small, quick run ({getattr(exp, 'SMOKE_HELP', '')})")
+    group.add_argument("--smoke", action="store_true",
+                       help=f"a small run through every step ({getattr(exp, 'SMOKE_HELP', '')}): it checks that "
+                            "everything works and is too small to decide the paper's claims")
     group.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     group.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    add_compile_cache_argument(group)
     if getattr(exp, "USES_DEVICES", False):
         group.add_argument("--devices", type=int, default=None,
                            help="devices to spread the work over (default: all devices JAX sees; on CPU set "
                                 "XLA_FLAGS=--xla_force_host_platform_device_count=N to simulate N, docs/scaling.md)")
+
+
+def add_compile_cache_argument(group) -> None:
+    """--no-compile-cache (the cache: lostmid_jax.compile_cache)."""
+    from ..compile_cache import ENV_SWITCH, default_dir
+
+    group.add_argument("--no-compile-cache", action="store_true",
+                       help="do not read or write JAX's persistent compilation cache (on by default, in "
+                            f"{default_dir()}; {ENV_SWITCH}=0 turns it off for every run)")
 
 
 def build_parser(name: str, prog: str | None = None, parser: argparse.ArgumentParser | None = None):
@@ -106,8 +121,10 @@ def show_kernel_builds() -> None:
 
 def launch(exp, cfg, args) -> int:
     """Run ``cfg`` with the run options of ``args`` (after the config was validated)."""
+    from .. import compile_cache
     from .runner import execute
 
+    compile_cache.configure(enabled=not getattr(args, "no_compile_cache", False))
     show_kernel_builds()
     run_dir = args.out if args.out is not None else default_run_dir(args.root, exp.NAME)
     mesh = _mesh(args, exp)
@@ -157,6 +174,7 @@ def add_rerun_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     parser.add_argument("--devices", type=int, default=None, help="devices to spread the work over (where used)")
+    add_compile_cache_argument(parser)
 
 
 def rerun(args: argparse.Namespace) -> int:

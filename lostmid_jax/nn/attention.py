@@ -4,6 +4,8 @@ Shapes: B batch, L positions, D width, N query heads, G key/value heads
 (N = G R), Dh head dim.
 
     o_i = W_o concat_h( sum_j A^h_ij v^h_j ),   v^h_j = W_v^h x_j
+    q^h_i = RoPE(n_q(W_q^h x_i)),  k^h_j = RoPE(n_k(W_k^h x_j))   (n_q, n_k: RMSNorm over Dh
+                                   with ``qk_norm``, else identity; RoPE with position "rope")
 
 softmax:       A^h = softmax_j(q_i . k_j / sqrt(Dh) + bias_ij)   over allowed j
                (in query blocks with a hand-written backward, attention_core,
@@ -26,6 +28,7 @@ from .execution import DEFAULT_EXECUTION, Execution
 from .init import linear
 from .mask_spec import MaskSpec
 from .masks import allowed_mask
+from .norms import RMSNorm
 from .positions import alibi_bias, rope
 
 
@@ -43,6 +46,11 @@ class Attention(nnx.Module):
             self.k = linear(cfg, d, g * k, bias=cfg.qkv_bias, rngs=rngs)
         self.v = linear(cfg, d, g * k, bias=cfg.qkv_bias, rngs=rngs)
         self.o = linear(cfg, n * k, d, bias=cfg.out_bias, rngs=rngs, residual_out=True)
+        if cfg.qk_norm:  # per-head RMSNorm over Dh on queries and keys (Qwen3)
+            self.q_norm = RMSNorm(k, eps=cfg.norm_eps, param_dtype=cfg.param_dtype)
+            self.k_norm = RMSNorm(k, eps=cfg.norm_eps, param_dtype=cfg.param_dtype)
+        else:
+            self.q_norm = self.k_norm = None
 
     def __call__(self, x: jax.Array, *, positions: jax.Array, segment_ids: jax.Array | None = None,
                  freeze_probs: bool = False, need_probs: bool = True,
@@ -77,7 +85,7 @@ class Attention(nnx.Module):
                 out = fused_attention(q, kk, v, FusedSpec(self.mask, freeze_probs))
             else:
                 spec = CoreSpec(self.mask, cfg.position == "alibi", execution.attn_block or auto_block(length),
-                                freeze_probs, execution.keep_probs)
+                                freeze_probs, execution.keep_probs, alibi_rule=cfg.alibi_rule)
                 out = blocked_attention(q, kk, v, positions, segment_ids, spec)
             return self.o(out.reshape(b, length, n * k)), None
         allowed = allowed_mask(self.mask, length, segment_ids)[:, None]  # [B|1, 1, L, L]
@@ -100,15 +108,17 @@ class Attention(nnx.Module):
         return self.o(out.reshape(b, length, n * k)), probs
 
     def _queries_keys(self, x, positions):
-        """(q [B, L, G, R, Dh], k [B, L, G, Dh]) with RoPE applied."""
+        """(q [B, L, G, R, Dh], k [B, L, G, Dh]) with the q/k norms and RoPE applied."""
         cfg = self.cfg
         b, length, _ = x.shape
         n, g, k = cfg.heads, cfg.resolved_kv_heads, cfg.resolved_head_dim
         q = self.q(x).reshape(b, length, n, k)
         kk = self.k(x).reshape(b, length, g, k)
+        if self.q_norm is not None:
+            q, kk = self.q_norm(q), self.k_norm(kk)
         if cfg.position == "rope":
-            q = rope(q, positions, cfg.rope_theta)
-            kk = rope(kk, positions, cfg.rope_theta)
+            q = rope(q, positions, cfg.rope_theta, cfg.rope_scaling)
+            kk = rope(kk, positions, cfg.rope_theta, cfg.rope_scaling)
         return q.reshape(b, length, g, n // g, k), kk
 
     def _softmax_probs(self, x, positions, allowed):
@@ -121,6 +131,6 @@ class Attention(nnx.Module):
         sdt = jnp.promote_types(x.dtype, jnp.float32)  # softmax in >= float32
         scores = scores.astype(sdt)
         if cfg.position == "alibi":
-            scores = scores + alibi_bias(n, positions, sdt)
+            scores = scores + alibi_bias(n, positions, sdt, rule=cfg.alibi_rule)
         scores = jnp.where(allowed, scores, -jnp.inf)
         return jax.nn.softmax(scores, axis=-1).astype(x.dtype)

@@ -59,6 +59,7 @@ class CoreSpec:
       keep_probs: keep P for the backward pass (O(N L^2) memory) instead of
         recomputing it from the row log-sum-exps (O(N L)); faster when one
         forward serves many backward passes (Jacobians), slower for training.
+      alibi_rule: ALiBi slope rule ("alibi" or "geometric", nn.alibi_slopes).
     """
 
     mask: MaskSpec
@@ -66,6 +67,7 @@ class CoreSpec:
     block: int
     freeze_probs: bool = False
     keep_probs: bool = False
+    alibi_rule: str = "alibi"
 
     def blocks(self, length: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
         """((q0, q1), (k0, k1)) for every query block."""
@@ -117,7 +119,7 @@ def _block_bias(spec, g, r, positions, segment_ids, qr, kr, sdt):
     allowed = allowed_block(spec.mask, qr, kr, segment_ids)[:, None, None]  # [B|1, 1, 1, T, Lk]
     bias = jnp.where(allowed, 0.0, -jnp.inf).astype(sdt)
     if spec.alibi:
-        alibi = alibi_bias(g * r, positions[:, q0:q1], sdt, positions[:, k0:k1])
+        alibi = alibi_bias(g * r, positions[:, q0:q1], sdt, positions[:, k0:k1], rule=spec.alibi_rule)
         bias = bias + alibi.reshape(-1, g, r, q1 - q0, k1 - k0)
     bias = jnp.broadcast_to(bias, (*bias.shape[:2], r, q1 - q0, k1 - k0))
     return bias.reshape(*bias.shape[:2], r * (q1 - q0), k1 - k0)

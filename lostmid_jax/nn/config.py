@@ -18,16 +18,18 @@ import dataclasses
 import numpy as np
 
 from ..validation import check_bool_like, check_choice, check_float_like, check_int_like
+from ..theory.alibi_slopes import SLOPE_RULES
 from .mask_spec import MASK_KINDS, MaskSpec
+from .rope_scaling import RopeScaling, as_rope_scaling
 
 ATTENTION_KINDS = ("softmax", "uniform", "linear-value")
 POSITION_KINDS = ("none", "rope", "learned", "alibi")
 NORM_KINDS = ("layernorm", "rmsnorm", "none")
-MLP_KINDS = ("none", "gelu", "swiglu")
+MLP_KINDS = ("none", "gelu", "gelu-exact", "swiglu")
 INIT_SCHEMES = ("gpt2", "normal")
 FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
-BOOL_FIELDS = ("qkv_bias", "out_bias", "norm_bias", "pre_norm", "final_norm", "mlp_bias", "residual",
-               "tie_embeddings")
+BOOL_FIELDS = ("qkv_bias", "out_bias", "qk_norm", "norm_bias", "pre_norm", "final_norm", "mlp_bias", "residual",
+               "tie_embeddings", "embed_norm")
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -46,6 +48,8 @@ class DecoderConfig:
         must divide ``width``).
       qkv_bias: bias on the query, key and value projections.
       out_bias: bias on the attention output projection.
+      qk_norm: RMSNorm (eps ``norm_eps``, one scale [Dh] shared by the heads)
+        on every query and key head before RoPE (Qwen3).
       attention: "softmax" (normal scaled dot-product attention); "uniform"
         (q/k projections exist but every allowed position gets weight
         1 / #allowed: the theory's Step-0 limit, positions ignored);
@@ -60,11 +64,24 @@ class DecoderConfig:
         with mask "sliding_window" (required there).
       prefix: n >= 0 prefix tokens seen bidirectionally; only with mask
         "prefix_lm" (required there).
+      sinks: s >= 0 attention sinks (StreamingLLM): key positions 1..s are
+        visible to every query at or after them, in addition to ``mask``
+        (with "sliding_window" this is theory.Sinks(s, window)); not with
+        mask "document". 0: none.
       position: "none"; "rope" (rotary, rotate-half convention as in
         Llama/Qwen2); "learned" (absolute table added to the input, GPT-2);
-        "alibi" (score bias -m_h |i - j|, slopes m_h = 2^(-8 h / heads),
-        h = 1..heads).
+        "alibi" (score bias -m_h |i - j|, h = 1..heads, slopes by
+        ``alibi_rule``).
+      alibi_rule: ALiBi slopes m_h = 2^e_h (used with position "alibi"):
+        "alibi" (the ALiBi paper's rule for any head count N: with n the
+        largest power of two <= N, e_h = -8 h / n for h <= n, then
+        e = -4 (2k - 1) / n for the remaining k = 1..N - n; BLOOM, MPT) or
+        "geometric" (e_h = -8 h / N for every N; equal when N is a power of
+        two).
       rope_theta: RoPE base theta (> 0).
+      rope_scaling: None, or an nn.RopeScaling ("linear" or "llama3"
+        frequency rescaling; a dict of its fields is converted); used, like
+        ``rope_theta``, only with position "rope".
       max_positions: size of the learned absolute position table (>= 1).
       norm: "layernorm", "rmsnorm" or "none"; used before attention and MLP
         (pre-norm) or after each residual add (post-norm), and at the end.
@@ -74,8 +91,12 @@ class DecoderConfig:
         norm(x + f(x)).
       final_norm: apply a final norm after the last block (if ``norm`` is not
         "none").
-      mlp: "none", "gelu" (tanh approximation, GPT-2) or "swiglu"
-        (down(silu(gate(x)) * up(x)), Llama/Qwen2).
+      embed_norm: apply a norm of kind ``norm`` to the input embeddings (after
+        adding learned positions) before the first block (BLOOM's
+        word_embeddings_layernorm).
+      mlp: "none", "gelu" (tanh approximation, GPT-2, BLOOM), "gelu-exact"
+        (x Phi(x) with the erf, MPT) or "swiglu" (down(silu(gate(x)) * up(x)),
+        Llama/Qwen2).
       mlp_width: hidden width of the MLP; None means 4 * width.
       mlp_bias: biases in the MLP projections.
       residual: keep the residual connections. False makes each block
@@ -104,18 +125,23 @@ class DecoderConfig:
     head_dim: int | None = None
     qkv_bias: bool = False
     out_bias: bool = False
+    qk_norm: bool = False
     attention: str = "softmax"
     mask: str = "causal"
     window: int | None = None
     prefix: int | None = None
+    sinks: int = 0
     position: str = "none"
+    alibi_rule: str = "alibi"
     rope_theta: float = 10000.0
+    rope_scaling: RopeScaling | None = None
     max_positions: int = 1024
     norm: str = "rmsnorm"
     norm_eps: float = 1e-6
     norm_bias: bool = True
     pre_norm: bool = True
     final_norm: bool = True
+    embed_norm: bool = False
     mlp: str = "gelu"
     mlp_width: int | None = None
     mlp_bias: bool = False
@@ -140,13 +166,17 @@ class DecoderConfig:
             raise ValueError(f"heads={self.heads} must divide width={self.width} (or set head_dim)")
         for name, choices in (("attention", ATTENTION_KINDS), ("mask", MASK_KINDS), ("position", POSITION_KINDS),
                               ("norm", NORM_KINDS), ("mlp", MLP_KINDS), ("init", INIT_SCHEMES),
-                              ("param_dtype", FLOAT_DTYPES)):
+                              ("param_dtype", FLOAT_DTYPES), ("alibi_rule", SLOPE_RULES)):
             check_choice(name, getattr(self, name), choices)
         if self.dtype is not None:
             check_choice("dtype", self.dtype, FLOAT_DTYPES)
         for name in BOOL_FIELDS:  # np.bool_ accepted, stored as a Python bool; 'False' and None refused
             object.__setattr__(self, name, check_bool_like(name, getattr(self, name)))
+        self._int("sinks", 0)
         MaskSpec.from_config(self)  # window / prefix: required with their mask, refused otherwise
+        object.__setattr__(self, "rope_scaling", as_rope_scaling(self.rope_scaling))
+        if self.qk_norm and self.attention == "linear-value":
+            raise ValueError("qk_norm needs queries and keys: not with attention='linear-value'")
         if self.position == "rope" and self.resolved_head_dim % 2:
             raise ValueError(f"head_dim={self.resolved_head_dim} must be even for position='rope'")
         self._float("rope_theta", 0.0, open_min=True)

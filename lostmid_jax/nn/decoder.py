@@ -1,6 +1,8 @@
 """Decoder: a scanned stack of identical blocks on input embeddings.
 
-    y = final_norm(Block_H(... Block_1(x + pos) ...))       x: [L, D] or [B, L, D]
+    y = final_norm(Block_H(... Block_1(embed_norm(x + pos)) ...))       x: [L, D] or [B, L, D]
+
+(embed_norm only with ``cfg.embed_norm``, BLOOM; pos only with learned positions.)
 
 The stack takes input embeddings directly, so Jacobians d y / d x are plain
 jax.jacrev / jax.vjp calls (see functional.py). The blocks' parameters are
@@ -53,6 +55,7 @@ class Decoder(nnx.Module):
             self.wpe = nnx.Param(init(rngs.params(), (cfg.max_positions, d), cfg.param_dtype))
         else:
             self.wpe = None
+        self.embed_norm = make_norm(cfg) if cfg.embed_norm else None  # on the input embeddings
         self.blocks = _stacked_blocks(cfg, jax.random.split(rngs.params(), cfg.depth))
         self.final_norm = make_norm(cfg) if cfg.final_norm else Identity()
         if cfg.vocab_size is not None and not cfg.tie_embeddings:
@@ -125,6 +128,8 @@ class Decoder(nnx.Module):
             segment_ids = jnp.broadcast_to(jnp.asarray(segment_ids), (b, length))
         if self.wpe is not None:
             h = h + jnp.take(self.wpe[...], positions, axis=0).astype(h.dtype)
+        if self.embed_norm is not None:
+            h = self.embed_norm(h)
 
         graphdef, params = nnx.split(self.blocks)
         mix = cfg.layer_mix()

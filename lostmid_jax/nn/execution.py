@@ -39,7 +39,8 @@ class Execution:
         captured: "blocked" (XLA, nn/attention_core.py) or "fused_cpu" (the
         C++ kernel of lostmid_jax/kernels/fused_cpu, compiled on first use;
         CPU backend, float32 compute, softmax attention, no "document" mask,
-        no ALiBi, no segment ids; see :func:`fused_cpu_problems`).
+        no attention sinks, no ALiBi, no segment ids; see
+        :func:`fused_cpu_problems`).
     """
 
     remat: bool = True
@@ -60,15 +61,22 @@ class Execution:
         problems = fused_cpu_problems(cfg) if self.attn_impl == "fused_cpu" else None
         if problems:
             raise ValueError(f"attn_impl='fused_cpu' needs attention='softmax', a mask other than 'document', "
-                             f"a position other than 'alibi' and float32 compute; got {problems}")
+                             f"no attention sinks, a position other than 'alibi' and float32 compute; "
+                             f"got {problems} (use attn_impl='blocked')")
         return self
 
 
 def fused_cpu_problems(cfg) -> str | None:
-    """None when the fused CPU kernel can run ``cfg``'s attention, else the offending fields."""
+    """None when the fused CPU kernel can run ``cfg``'s attention, else the offending fields.
+
+    The kernel sees one contiguous key range per query, so it cannot run
+    attention sinks (``cfg.sinks`` > 0: the sinks plus a window are two ranges).
+    """
     compute = cfg.dtype or cfg.param_dtype
-    if cfg.attention != "softmax" or cfg.mask == "document" or cfg.position == "alibi" or compute != "float32":
-        return (f"attention={cfg.attention!r}, mask={cfg.mask!r}, position={cfg.position!r}, "
+    sinks = getattr(cfg, "sinks", 0)
+    if (cfg.attention != "softmax" or cfg.mask == "document" or cfg.position == "alibi" or compute != "float32"
+            or sinks):
+        return (f"attention={cfg.attention!r}, mask={cfg.mask!r}, sinks={sinks}, position={cfg.position!r}, "
                 f"dtype={compute!r}")
     return None
 

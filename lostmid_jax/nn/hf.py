@@ -1,5 +1,9 @@
 """Load and save Hugging Face GPT-2 / Qwen2 checkpoints as our Decoder (no torch needed).
 
+Llama, Mistral and Qwen3 too (nn/hf_rope_families.py says which config keys are
+read and which variants are refused), and the ALiBi families BLOOM and MPT
+(nn/hf_alibi_families.py: keys, fused-qkv layouts, refused variants).
+
     cfg, model = load_hf("path/to/gpt2")          # config.json + model.safetensors
     y = model(x)                                   # x: [L, D] input embeddings
     save_hf(model, cfg, "out/dir")                 # config.json + model.safetensors
@@ -94,7 +98,8 @@ def _check(tensors: dict, expected: dict, cfg: DecoderConfig, family: str) -> di
     """Drop ignorable buffers and a redundant tied lm_head; raise on missing/extra/misshaped tensors."""
     tensors = {k: v for k, v in tensors.items() if not k.endswith(hf_layout.IGNORED_SUFFIXES)}
     if cfg.tie_embeddings and "lm_head.weight" in tensors:
-        wte = next(n for n in expected if n.endswith(("wte.weight", "embed_tokens.weight")))
+        embeddings = ("wte.weight", "embed_tokens.weight", "word_embeddings.weight")
+        wte = next(n for n in expected if n.endswith(embeddings))
         if wte in tensors and not np.array_equal(tensors["lm_head.weight"], tensors[wte]):
             raise ValueError(f"tensor 'lm_head.weight' differs from {wte!r} but tie_word_embeddings is true")
         tensors.pop("lm_head.weight")
@@ -145,12 +150,13 @@ def load_hf(path: str | pathlib.Path, *, param_dtype: str = "float32") -> tuple[
         (named); unsupported model_type / variant; a missing, extra or
         misshaped tensor (named).
     """
-    path = pathlib.Path(path)
+    from .hub import resolve_checkpoint  # a directory, or a hub id in the local cache (offline)
+    path = resolve_checkpoint(path)
     family, cfg = config_from_hf(read_config(path), param_dtype=param_dtype)
     graphdef, state, abstract = _abstract_params(cfg)
-    expected = jax.eval_shape(lambda p: hf_layout.to_hf(family, p, cfg.depth, jnp), abstract)
+    expected = jax.eval_shape(lambda p: hf_layout.to_hf(family, p, cfg.depth, jnp, heads=cfg.heads), abstract)
     tensors = _check(_with_prefix(read_tensors(path), family), expected, cfg, family)
-    ours = hf_layout.from_hf(family, tensors, abstract, cfg.depth, np)
+    ours = hf_layout.from_hf(family, tensors, abstract, cfg.depth, np, heads=cfg.heads)
 
     def fill(key_path, leaf):
         key = tuple(k.key for k in key_path if isinstance(k, jax.tree_util.DictKey))
@@ -164,7 +170,7 @@ def hf_tensors(model: Decoder, cfg: DecoderConfig, *, dtype: str | None = None) 
     """(family, {HF tensor name: numpy array}) for ``model``, as GPT2LMHeadModel / Qwen2ForCausalLM name them."""
     family, _ = config_to_hf(cfg, dtype=dtype or cfg.param_dtype)
     params = {k: np.asarray(v) for k, v in _flat_params(nnx.state(model, nnx.Param)).items()}
-    tensors = hf_layout.to_hf(family, params, cfg.depth, np)
+    tensors = hf_layout.to_hf(family, params, cfg.depth, np, heads=cfg.heads)
     cast = (lambda a: a) if dtype is None else (lambda a: a.astype(jnp.dtype(dtype)))
     return family, {k: np.ascontiguousarray(cast(v)) for k, v in tensors.items()}
 
@@ -175,7 +181,8 @@ def save_hf(model: Decoder, cfg: DecoderConfig, path: str | pathlib.Path, *,
 
     Args:
       model: a Decoder whose architecture is ``cfg``.
-      cfg: a GPT-2-shaped or Qwen2-shaped DecoderConfig (vocab_size set).
+      cfg: a DecoderConfig of one of hf_config.FAMILIES (vocab_size set; a
+        config matching several is written as the first, see hf_config.family_of).
       path: output directory (created).
       dtype: tensor dtype name (e.g. "bfloat16"); None keeps the parameters'.
 

@@ -1,4 +1,5 @@
-"""Hugging Face config.json <-> DecoderConfig for the GPT-2 and Qwen2 families.
+"""Hugging Face config.json <-> DecoderConfig for the GPT-2 and Qwen2 families (Llama,
+Mistral, Qwen3: nn/hf_rope_families.py; BLOOM, MPT: nn/hf_alibi_families.py).
 
 GPT-2 keys read: n_layer (H), n_embd (D), n_head, n_inner (MLP width, null =
 4 D), n_positions, layer_norm_epsilon, vocab_size, activation_function
@@ -21,18 +22,23 @@ from __future__ import annotations
 import json
 import pathlib
 
+from . import hf_alibi_families as alibi
+from . import hf_rope_families as rope
 from .config import DecoderConfig
 
-FAMILIES = ("gpt2", "qwen2")
+FAMILIES = ("gpt2", "qwen2") + alibi.FAMILIES + rope.FAMILIES  # BLOOM / MPT: hf_alibi_families; Llama /
+# Mistral / Qwen3: hf_rope_families
 _GELU_TANH = ("gelu_new", "gelu_pytorch_tanh", "gelu_fast")
 
 # Fields a DecoderConfig must have to be exported as each family.
 _GPT2_FIXED = dict(attention="softmax", mask="causal", position="learned", norm="layernorm",
                    norm_bias=True, pre_norm=True, final_norm=True, mlp="gelu", qkv_bias=True,
-                   out_bias=True, mlp_bias=True, residual=True, attn_mix=None)
+                   out_bias=True, mlp_bias=True, residual=True, attn_mix=None, qk_norm=False, sinks=0,
+                   rope_scaling=None)
 _QWEN2_FIXED = dict(attention="softmax", mask="causal", position="rope", norm="rmsnorm",
                     pre_norm=True, final_norm=True, mlp="swiglu", qkv_bias=True, out_bias=False,
-                    mlp_bias=False, residual=True, attn_mix=None)
+                    mlp_bias=False, residual=True, attn_mix=None, qk_norm=False, sinks=0,
+                    rope_scaling=None)
 
 
 WEIGHTS = "model.safetensors"
@@ -146,6 +152,10 @@ def config_from_hf(raw: dict, *, param_dtype: str = "float32") -> tuple[str, Dec
         return family, _gpt2(raw, param_dtype)
     if family == "qwen2":
         return family, _qwen2(raw, param_dtype)
+    if family in alibi.FAMILIES:
+        return family, alibi.config_from_hf(family, raw, param_dtype)
+    if family in rope.FAMILIES:
+        return family, rope.config_from_hf(family, raw, param_dtype)
     raise ValueError(f"config.json model_type={family!r} is not supported (expected one of {FAMILIES})")
 
 
@@ -154,13 +164,18 @@ def _mismatches(cfg: DecoderConfig, fixed: dict) -> list[str]:
 
 
 def family_of(cfg: DecoderConfig) -> str:
-    """"gpt2" or "qwen2": the family whose architecture ``cfg`` matches exactly.
+    """The family (one of FAMILIES) whose architecture ``cfg`` matches exactly: the first
+    of gpt2, qwen2, llama, mistral, qwen3 (ALiBi configs: bloom / mpt).
 
     Raises:
-      ValueError: listing the fields that keep ``cfg`` from either family.
+      ValueError: listing the fields that keep ``cfg`` from each family.
     """
     if cfg.vocab_size is None:
         raise ValueError("cfg.vocab_size must be set to export a Hugging Face checkpoint")
+    if cfg.position == "alibi":  # only BLOOM and MPT use ALiBi
+        return alibi.family_of(cfg)
+    if cfg.embed_norm:  # only BLOOM normalizes the input embeddings
+        raise ValueError("cfg.embed_norm=True matches no family but BLOOM (which has position='alibi')")
     gpt2 = _mismatches(cfg, _GPT2_FIXED)
     if cfg.resolved_kv_heads != cfg.heads or cfg.resolved_head_dim * cfg.heads != cfg.width:
         gpt2.append("kv_heads/head_dim (GPT-2 has plain multi-head attention with head_dim = width / heads)")
@@ -169,13 +184,21 @@ def family_of(cfg: DecoderConfig) -> str:
     qwen2 = _mismatches(cfg, _QWEN2_FIXED)
     if not qwen2:
         return "qwen2"
-    raise ValueError(f"cfg matches neither GPT-2 ({', '.join(gpt2)}) nor Qwen2 ({', '.join(qwen2)})")
+    family, others = rope.family_of(cfg)  # Llama, Mistral, Qwen3
+    if family is not None:
+        return family
+    others = "".join(f", {f} ({', '.join(m)})" for f, m in others.items())
+    raise ValueError(f"cfg matches no family: gpt2 ({', '.join(gpt2)}), qwen2 ({', '.join(qwen2)}){others}")
 
 
 def config_to_hf(cfg: DecoderConfig, *, dtype: str) -> tuple[str, dict]:
     """(family, config.json dict) describing ``cfg`` for transformers' GPT2 / Qwen2 classes."""
     family = family_of(cfg)
-    if family == "gpt2":
+    if family in alibi.FAMILIES:
+        raw = alibi.config_to_hf(cfg, family)
+    elif family in rope.FAMILIES:
+        raw = rope.config_to_hf(family, cfg)
+    elif family == "gpt2":
         raw = dict(
             architectures=["GPT2LMHeadModel"], model_type="gpt2", n_layer=cfg.depth, n_embd=cfg.width,
             n_head=cfg.heads, n_inner=cfg.mlp_width, n_positions=cfg.max_positions,

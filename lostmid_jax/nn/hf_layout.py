@@ -27,7 +27,12 @@ Qwen2 (names under "model."; torch Linear weights are [out, in], transposed):
     layers.l.mlp.{gate,up,down}_proj.weight            <- blocks.mlp.{gate,up,down}.kernel[l]^T
     norm.weight [D]                                    <- final_norm.scale
 
-Both: untied "lm_head.weight" [V, D] <- lm_head.kernel^T (no prefix).
+Llama, Mistral and Qwen3 use Qwen2's names (biases only where the config
+has them); Qwen3 adds
+
+    layers.l.self_attn.{q,k}_norm.weight [Dh]          <- blocks.attn.{q,k}_norm.scale[l]
+
+All: untied "lm_head.weight" [V, D] <- lm_head.kernel^T (no prefix).
 
 The functions take an array module ``xp`` (numpy for real tensors, jax.numpy
 under jax.eval_shape to get the expected shapes without allocating).
@@ -35,7 +40,10 @@ under jax.eval_shape to get the expected shapes without allocating).
 
 from __future__ import annotations
 
-PREFIX = {"gpt2": "transformer.", "qwen2": "model."}
+from . import hf_alibi_families as alibi
+
+PREFIX = {"gpt2": "transformer.", "qwen2": "model.", **alibi.PREFIX}  # BLOOM / MPT: hf_alibi_families
+PREFIX.update(llama="model.", mistral="model.", qwen3="model.")  # Qwen2's names (and Qwen3's q/k norms)
 # Buffers some checkpoints carry that hold no parameters (causal masks, RoPE tables).
 IGNORED_SUFFIXES = (".attn.bias", ".attn.masked_bias", ".rotary_emb.inv_freq")
 
@@ -45,6 +53,21 @@ _GPT2_NORMS = {"ln_1": "norm1", "ln_2": "norm2"}
 _QWEN2_LINEARS = {f"self_attn.{n}_proj": ("attn", n) for n in "qkvo"}
 _QWEN2_LINEARS.update({f"mlp.{n}_proj": ("mlp", n) for n in ("gate", "up", "down")})
 _QWEN2_NORMS = {"input_layernorm": "norm1", "post_attention_layernorm": "norm2"}
+_QK_NORMS = {"self_attn.q_norm": ("attn", "q_norm"), "self_attn.k_norm": ("attn", "k_norm")}  # Qwen3
+
+
+def _qk_norms_to_hf(p, pre, depth, out):
+    """Qwen3's per-head q/k RMSNorm scales [Dh], when the model has them."""
+    for hf, path in _QK_NORMS.items():
+        if _B + path + ("scale",) in p:
+            for l in range(depth):
+                out[f"{pre}layers.{l}.{hf}.weight"] = p[_B + path + ("scale",)][l]
+
+
+def _qk_norms_from_hf(t, pre, paths, depth, xp, p):
+    for hf, path in _QK_NORMS.items():
+        if _B + path + ("scale",) in paths:
+            p[_B + path + ("scale",)] = _stack(t, [f"{pre}layers.{l}.{hf}.weight" for l in range(depth)], xp)
 
 
 def _linear_to_hf(p, name, path, depth, out, *, transpose, xp):
@@ -63,8 +86,11 @@ def _norm_to_hf(p, name, path, layer, out):
         out[f"{name}.bias"] = pick(p[path + ("bias",)])
 
 
-def to_hf(family: str, p: dict, depth: int, xp) -> dict:
-    """HF state dict {name (with the family's prefix): array} from our flat params ``p``."""
+def to_hf(family: str, p: dict, depth: int, xp, *, heads: int | None = None) -> dict:
+    """HF state dict {name (with the family's prefix): array} from our flat params ``p``
+    (``heads``: the query heads, needed by BLOOM's per-head fused qkv)."""
+    if family in alibi.FAMILIES:
+        return alibi.to_hf(family, p, depth, heads, xp)
     pre, out = PREFIX[family], {}
     if family == "gpt2":
         out[pre + "wte.weight"] = p[("wte",)]
@@ -86,6 +112,7 @@ def to_hf(family: str, p: dict, depth: int, xp) -> dict:
         for l in range(depth):
             for hf, ours in _QWEN2_NORMS.items():
                 _norm_to_hf(p, f"{pre}layers.{l}.{hf}", _B + (ours,), l, out)
+        _qk_norms_to_hf(p, pre, depth, out)
         _norm_to_hf(p, pre + "norm", ("final_norm",), None, out)
     if ("lm_head", "kernel") in p:
         out["lm_head.weight"] = xp.transpose(p[("lm_head", "kernel")])
@@ -97,11 +124,13 @@ def _stack(t, names, xp, *, transpose=False):
     return xp.stack([xp.transpose(a) for a in arrays] if transpose else arrays)
 
 
-def from_hf(family: str, t: dict, paths, depth: int, xp) -> dict:
+def from_hf(family: str, t: dict, paths, depth: int, xp, *, heads: int | None = None) -> dict:
     """Our flat params {path: array} for the wanted ``paths`` from a checked HF state dict ``t``.
 
     ``t`` must hold exactly the names :func:`to_hf` produces, with matching shapes.
     """
+    if family in alibi.FAMILIES:
+        return alibi.from_hf(family, t, paths, depth, heads, xp)
     pre, paths, p = PREFIX[family], set(paths), {}
     layers = range(depth)
     if family == "gpt2":
@@ -115,6 +144,7 @@ def from_hf(family: str, t: dict, paths, depth: int, xp) -> dict:
         linears, norms, transpose, layer_fmt, final = _GPT2_LINEARS, _GPT2_NORMS, False, "h.{}.", "ln_f"
     else:
         p[("wte",)] = t[pre + "embed_tokens.weight"]
+        _qk_norms_from_hf(t, pre, paths, depth, xp, p)
         linears, norms, transpose, layer_fmt, final = _QWEN2_LINEARS, _QWEN2_NORMS, True, "layers.{}.", "norm"
     for hf, path in linears.items():
         for leaf in ("kernel", "bias"):

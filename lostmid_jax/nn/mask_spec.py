@@ -9,6 +9,12 @@ ones), independent of the position encoding:
     document        j <= i and seg[i] == seg[j]   (segment ids given at call time)
     prefix_lm       j <= i or j < n         (n prefix tokens)
 
+Attention sinks (StreamingLLM, Xiao et al. 2023) add the first s keys to
+every query at or after them: allowed(i, j) or (j < s and j <= i); the rule
+stays causal, and with "sliding_window" it is theory.Sinks(s, w) (1-based:
+j <= s or j > i - w, j <= i). They are refused with "document" (a sink would
+cross segment boundaries).
+
 Every mask allows the diagonal, so every row has at least one allowed key.
 The same spec drives the dense masks (nn/masks.py), the query blocks of the
 attention core (nn/attention_core.py, via :meth:`MaskSpec.key_range`) and the
@@ -32,11 +38,13 @@ class MaskSpec:
       kind: one of MASK_KINDS (see the module docstring).
       window: w >= 1 for "sliding_window" (required there, None otherwise).
       prefix: n >= 0 for "prefix_lm" (required there, None otherwise).
+      sinks: s >= 0 sink keys 0..s-1 visible to every query i >= j (0: none).
     """
 
     kind: str = "causal"
     window: int | None = None
     prefix: int | None = None
+    sinks: int = 0
 
     def __post_init__(self):
         check_choice("mask", self.kind, MASK_KINDS)
@@ -52,11 +60,14 @@ class MaskSpec:
             object.__setattr__(self, "prefix", check_int("prefix", self.prefix, 0))
         elif self.prefix is not None:
             raise ValueError(f"prefix is only used with mask='prefix_lm', got mask={self.kind!r}")
+        object.__setattr__(self, "sinks", check_int("sinks", self.sinks, 0))
+        if self.sinks and self.kind == "document":
+            raise ValueError("sinks must be 0 with mask='document' (a sink key would cross segment boundaries)")
 
     @classmethod
     def from_config(cls, cfg) -> "MaskSpec":
-        """The mask of a DecoderConfig (its ``mask``, ``window`` and ``prefix``)."""
-        return cls(cfg.mask, cfg.window, cfg.prefix)
+        """The mask of a DecoderConfig (its ``mask``, ``window``, ``prefix`` and ``sinks``)."""
+        return cls(cfg.mask, cfg.window, cfg.prefix, getattr(cfg, "sinks", 0))
 
     @property
     def needs_segments(self) -> bool:
@@ -65,6 +76,12 @@ class MaskSpec:
 
     def allows(self, i, j):
         """Allowed (query i, key j) pairs on broadcastable numpy or jax index arrays (segments aside)."""
+        if self.sinks:
+            return self._allows(i, j) | ((j < self.sinks) & (j <= i))
+        return self._allows(i, j)
+
+    def _allows(self, i, j):
+        """The rule of ``kind`` alone (no sinks)."""
         if self.kind == "bidirectional":
             return (i >= 0) & (j >= 0)
         if self.kind == "sliding_window":
@@ -76,13 +93,16 @@ class MaskSpec:
     def key_range(self, queries: tuple[int, int], length: int) -> tuple[int, int]:
         """Smallest key range [k0, k1) holding every key that queries [q0, q1) may see.
 
-        causal / document: [0, q1); sliding_window: [max(0, q0 - w + 1), q1);
-        prefix_lm: [0, max(q1, n)) (clipped to L); bidirectional: [0, L).
+        causal / document: [0, q1); sliding_window: [max(0, q0 - w + 1), q1),
+        or [0, q1) with sinks; prefix_lm: [0, max(q1, n)) (clipped to L);
+        bidirectional: [0, L).
         """
         q0, q1 = queries
         if self.kind in ("causal", "document"):
             return 0, q1
         if self.kind == "sliding_window":
+            if self.sinks:  # one contiguous range must hold the sink keys too
+                return 0, q1
             return max(0, q0 - self.window + 1), q1
         if self.kind == "prefix_lm":
             return 0, min(length, max(q1, self.prefix))

@@ -1,4 +1,4 @@
-"""Per-token MLPs: GELU (GPT-2) and SwiGLU (Llama, Qwen2).
+"""Per-token MLPs: GELU (tanh: GPT-2, BLOOM; exact erf: MPT) and SwiGLU (Llama, Qwen2).
 
 Shapes: [..., D] -> [..., D] with hidden width F = cfg.resolved_mlp_width.
 """
@@ -13,7 +13,8 @@ from .init import linear
 
 
 class MLP(nnx.Module):
-    """GELU MLP down(gelu_tanh(up(x))) or SwiGLU MLP down(silu(gate(x)) * up(x))."""
+    """GELU MLP down(gelu(up(x))) (tanh approximation for "gelu", x Phi(x) with the
+    erf for "gelu-exact") or SwiGLU MLP down(silu(gate(x)) * up(x))."""
 
     def __init__(self, cfg: DecoderConfig, *, rngs: nnx.Rngs):
         d, f = cfg.width, cfg.resolved_mlp_width
@@ -26,5 +27,5 @@ class MLP(nnx.Module):
         if self.kind == "swiglu":
             h = jax.nn.silu(self.gate(x)) * self.up(x)  # [..., F]
         else:
-            h = jax.nn.gelu(self.up(x), approximate=True)  # [..., F]
+            h = jax.nn.gelu(self.up(x), approximate=self.kind == "gelu")  # [..., F]
         return self.down(h)

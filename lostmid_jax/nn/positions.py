@@ -5,14 +5,46 @@ Shapes: B batch, L positions, N heads, Dh head dim.
 
 from __future__ import annotations
 
+import math
+
 import jax.numpy as jnp
 import numpy as np
 
+from ..theory.alibi_slopes import float_slopes
+from .rope_scaling import RopeScaling
 
-def rope(x: jnp.ndarray, positions: jnp.ndarray, theta: float) -> jnp.ndarray:
+
+def rope_inv_freq(head_dim: int, theta: float, scaling: RopeScaling | None = None, dtype=jnp.float32) -> jnp.ndarray:
+    """RoPE frequencies f_c = theta^(-2c/Dh), c = 0..Dh/2 - 1, rescaled by ``scaling``.
+
+    "linear": f_c / s. "llama3": with lambda_c = 2 pi / f_c, f_c where
+    lambda_c < P / beta, f_c / s where lambda_c > P / alpha, and
+    (1 - u) f_c / s + u f_c with u = (P / lambda_c - alpha) / (beta - alpha)
+    between (see :mod:`.rope_scaling`).
+
+    Returns:
+      [Dh / 2] frequencies in ``dtype``.
+    """
+    inv_freq = 1.0 / theta ** (jnp.arange(head_dim // 2, dtype=dtype) * 2 / head_dim)
+    if scaling is None:
+        return inv_freq
+    s = scaling.factor
+    if scaling.kind == "linear":
+        return inv_freq / s
+    alpha, beta, p = scaling.low_freq_factor, scaling.high_freq_factor, scaling.original_max_positions
+    wavelen = 2 * math.pi / inv_freq
+    scaled = jnp.where(wavelen > p / alpha, inv_freq / s, inv_freq)
+    u = (p / wavelen - alpha) / (beta - alpha)
+    smooth = (1 - u) * scaled / s + u * scaled
+    medium = ~(wavelen < p / beta) & ~(wavelen > p / alpha)
+    return jnp.where(medium, smooth, scaled)
+
+
+def rope(x: jnp.ndarray, positions: jnp.ndarray, theta: float, scaling: RopeScaling | None = None) -> jnp.ndarray:
     """Rotary position embedding, rotate-half convention (Llama, Qwen2).
 
-    Channel pairs (c, c + Dh/2) are rotated by the angle p * theta^(-2c/Dh), so
+    Channel pairs (c, c + Dh/2) are rotated by the angle p * f_c with
+    f_c = theta^(-2c/Dh) (rescaled by ``scaling``, :func:`rope_inv_freq`), so
     rope(q, p) . rope(k, p') depends on p - p' only (Su et al., RoFormer).
 
     Args:
@@ -20,13 +52,14 @@ def rope(x: jnp.ndarray, positions: jnp.ndarray, theta: float) -> jnp.ndarray:
       positions: [..., L] integer (or float) positions, broadcastable to x's
         leading axes.
       theta: base of the frequencies.
+      scaling: None, or an nn.RopeScaling ("linear" / "llama3").
 
     Returns:
       [..., L, N, Dh], same dtype as x.
     """
     half = x.shape[-1] // 2
     fdt = jnp.promote_types(x.dtype, jnp.float32)  # angles in >= float32
-    inv_freq = 1.0 / theta ** (jnp.arange(half, dtype=fdt) * 2 / x.shape[-1])
+    inv_freq = rope_inv_freq(x.shape[-1], theta, scaling, fdt)
     angles = positions.astype(fdt)[..., None] * inv_freq  # [..., L, Dh/2]
     cos, sin = jnp.cos(angles), jnp.sin(angles)
     cos = jnp.concatenate([cos, cos], axis=-1)[..., None, :].astype(x.dtype)  # [..., L, 1, Dh]
@@ -35,16 +68,20 @@ def rope(x: jnp.ndarray, positions: jnp.ndarray, theta: float) -> jnp.ndarray:
     return x * cos + jnp.roll(x, half, axis=-1) * sin
 
 
-def alibi_slopes(heads: int) -> np.ndarray:
-    """ALiBi slopes m_h = 2^(-8 h / N), h = 1..N (Press et al. 2022).
+def alibi_slopes(heads: int, rule: str = "alibi") -> np.ndarray:
+    """ALiBi slopes m_h = 2^e_h, h = 1..N, by the rule of :mod:`lostmid_jax.theory.alibi_slopes`.
+
+    "alibi" (default) is the published rule for any head count; "geometric"
+    is 2^(-8 h / N) for every N.
 
     Returns:
       [N] float64 numpy array.
     """
-    return 2.0 ** (-8.0 * np.arange(1, heads + 1) / heads)
+    return np.asarray(float_slopes(heads, rule), dtype=np.float64)
 
 
-def alibi_bias(heads: int, positions: jnp.ndarray, dtype, key_positions: jnp.ndarray | None = None) -> jnp.ndarray:
+def alibi_bias(heads: int, positions: jnp.ndarray, dtype, key_positions: jnp.ndarray | None = None,
+               rule: str = "alibi") -> jnp.ndarray:
     """ALiBi score bias -m_h |p_i - p_j| for every head and query/key pair.
 
     Args:
@@ -52,11 +89,12 @@ def alibi_bias(heads: int, positions: jnp.ndarray, dtype, key_positions: jnp.nda
       positions: [B, Lq] query positions.
       dtype: output dtype.
       key_positions: [B, Lk] key positions (default: ``positions``).
+      rule: slope rule of :func:`alibi_slopes` ("alibi" or "geometric").
 
     Returns:
       [B, N, Lq, Lk] bias, built from the positions (no stored buffer).
     """
-    slopes = jnp.asarray(alibi_slopes(heads), dtype=dtype)
+    slopes = jnp.asarray(alibi_slopes(heads, rule), dtype=dtype)
     pos = positions.astype(dtype)
     kpos = pos if key_positions is None else key_positions.astype(dtype)
     dist = jnp.abs(pos[:, :, None] - kpos[:, None, :])  # [B, Lq, Lk]

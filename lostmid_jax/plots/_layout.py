@@ -49,8 +49,13 @@ def root_figure(ax) -> Figure:
     return ax.get_figure(root=True)
 
 
-def save(fig: Figure, path, *, dpi: int, **savefig_kw) -> pathlib.Path:
-    """Write ``fig`` to ``path`` (PNG from the suffix); returns the path."""
+def save(fig: Figure, path, *, dpi: int | None = None, **savefig_kw) -> pathlib.Path:
+    """Write ``fig`` to ``path`` (format from the suffix: png, pdf, svg); returns the path.
+
+    ``dpi`` defaults to :data:`.style.DPI` (raster formats only).
+    """
+    from .style import DPI
+
     path = pathlib.Path(path)
-    fig.savefig(path, dpi=dpi, **savefig_kw)
+    fig.savefig(path, dpi=DPI if dpi is None else dpi, **savefig_kw)
     return path

@@ -1,115 +1,136 @@
-"""Figures of the counterfactual sweep (:mod:`lostmid_jax.experiments.counterfactuals`).
+"""Figures of the counterfactual sweep, drawn only from its saved tables.
+
+``results`` is results.csv and ``profiles`` is profiles.csv as pandas
+DataFrames (what ``lostmid_jax.io.load_run`` returns); ``cfg`` is any object
+with the sweep's ``priors`` (specs, in order), ``profile_depth``,
+``dead_below`` and ``schedule_label``
+(lostmid_jax.experiments.counterfactuals.Config).
 
 1. profiles: one panel per prior, log10 of the density L w_j against
    x = j/L for a few depths, the causal profile as a grey reference and the
    dead-zone threshold as a dotted line; exact zeros (no attention path)
-   cannot be drawn on a log axis and leave gaps, said in the panel title.
+   cannot be drawn and leave gaps, said in the panel title; the y axis is
+   clipped at :data:`CLIP_DECADES` decades below uniform (annotated).
 2. valley vs depth: log10 density at x = 1/2 and the dead share against H.
+3. family dead zone: the dead share of each decoder family's prior at the
+   profile depth (bars).
 
-``result`` is any object with the sweep's ``config`` (``length``,
-``priors``, ``profile_depth``, ``dead_below``, ``schedule_label``),
-``records`` (dicts) and ``profiles`` ({prior spec: {H: log row [L]}}, the
-depths to draw), e.g. lostmid_jax.experiments.counterfactuals.Result.
+Values already in log10 go on linear axes labelled $\\log_{10}$.
 """
 
 from __future__ import annotations
 
 import math
-import pathlib
 
 import numpy as np
 
-from . import COLORS
-from ._layout import axes_grid, save
-from ..theory import positions
+from . import style
+from ._layout import axes_grid, single_axes
 
-# Okabe-Ito without its yellow, which is too light for lines on white.
-_LINE_COLORS = [c for c in COLORS if c != "#F0E442"]
-_MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
-_DASHES = ["-", "--", "-.", ":"]
+CLIP_DECADES = 60
+"""Figure 1 shows at most this many decades below uniform (plus a margin)."""
+
 _DENSITY = r"$\log_{10}(L\,w_j)$"
-_LN10 = math.log(10.0)
 
 
-def _log10_density(log_row: np.ndarray) -> np.ndarray:
-    return (log_row + math.log(log_row.size)) / _LN10
+def _plot(ax, x, y, **kw):
+    """ax.plot, without the staggered markers when no point is finite (matplotlib cannot place them then)."""
+    y = np.asarray(y, dtype=float)
+    if not np.any(np.isfinite(y)):
+        kw = {k: v for k, v in kw.items() if k not in ("marker", "markevery", "markerfacecolor")}
+    return ax.plot(x, y, **kw)
 
 
-def profiles_figure(result, *, ax=None):
+def _labels(results) -> dict[str, str]:
+    return dict(zip(results["prior"], results["label"]))
+
+
+@style.styled
+def profiles_figure(profiles, results, cfg, *, ax=None):
     """Figure 1: the profiles side by side, one panel per prior; returns the Figure.
 
     ``ax``: a grid (2-D) or a row (flat sequence) of at least one Axes per
     prior; unused ones are hidden.
     """
-    cfg = result.config
-    specs = list(cfg.priors)
-    depths = sorted({depth for rows in result.profiles.values() for depth in rows})
+    specs = [s for s in cfg.priors if s in set(profiles["prior"])]
+    labels = _labels(results)
+    depths = sorted(int(h) for h in profiles["depth"].unique())
     ncols = min(4, len(specs))
     nrows = -(-len(specs) // ncols)
     fig, axes, own = axes_grid(ax, nrows, ncols, (3.6 * ncols, 3.1 * nrows + 0.6), needed=len(specs),
                                sharex=True, sharey=True)
-    x = positions(cfg.length)
-    labels = {r["prior"]: r["label"] for r in result.records}
-    causal = result.profiles.get("causal", {}).get(cfg.profile_depth)
-    finite = [v for rows in result.profiles.values() for row in rows.values() for v in _log10_density(row) if np.isfinite(v)]
+    length = int(profiles["length"].iloc[0])
+    finite = profiles["log10_density"][np.isfinite(profiles["log10_density"])]
+    floor = max(float(finite.min()) if len(finite) else -1.0, -CLIP_DECADES) - 1
+    top = (float(finite.max()) if len(finite) else 0.0) + 0.5
+    causal = profiles[(profiles["prior"] == "causal") & (profiles["depth"] == cfg.profile_depth)].sort_values("j")
     for ax, spec in zip(axes.flat, specs):
-        rows = result.profiles[spec]
-        if causal is not None and spec != "causal":
-            ax.plot(x[:-1], _log10_density(causal)[:-1], "--", color="0.6", linewidth=1.2, label=f"causal, H={cfg.profile_depth}")
-        for color, depth in zip(_LINE_COLORS, depths):
-            density = _log10_density(rows[depth])
-            ax.plot(x[:-1], density[:-1], color=color, linewidth=1.5, label=f"H={depth}")
-            if np.isfinite(density[-1]):
-                ax.plot([1.0], [density[-1]], "o", color=color, markersize=4)
+        rows = profiles[profiles["prior"] == spec]
+        if len(causal) and spec != "causal":
+            body = causal[causal["j"] < length]
+            ax.plot(body["x"], body["log10_density"], "--", color="0.6", linewidth=1.2,
+                    label=f"causal, $H = {cfg.profile_depth}$")
+        clipped = 0
+        for i, depth in enumerate(depths):
+            mine = rows[rows["depth"] == depth].sort_values("j")
+            body, last = mine[mine["j"] < length], mine[mine["j"] == length]
+            density = body["log10_density"].to_numpy()
+            clipped += int(np.sum(np.isfinite(density) & (density < floor)))
+            kw = style.series(i, len(depths))
+            _plot(ax, body["x"], density, label=f"$H = {depth}$", **kw)
+            if len(last) and np.isfinite(last["log10_density"].iloc[0]):
+                ax.plot([1.0], [last["log10_density"].iloc[0]], "o", color=kw["color"], markersize=4)
         ax.axhline(math.log10(cfg.dead_below), color="k", linestyle=":", linewidth=1, label="dead-zone threshold")
-        gaps = any(np.any(row[:-1] == -np.inf) for row in rows.values())
-        ax.set_title(labels[spec] + ("\n(gaps: influence exactly 0)" if gaps else ""), fontsize=10)
-        ax.grid(alpha=0.3)
+        gaps = bool(np.any(np.isneginf(rows.loc[rows["j"] < length, "log10_density"])))
+        ax.set_title(labels.get(spec, spec) + ("\n(gaps: influence exactly 0)" if gaps else ""), fontsize=9)
+        ax.set_ylim(floor, top)
+        style.annotate_clipping(ax, "y", floor, clipped, what="points")
     for ax in axes.flat[len(specs):]:
         ax.set_visible(False)
-    for ax in axes[-1]:
-        ax.set_xlabel("position x = j / L")
-        ax.xaxis.set_tick_params(labelbottom=True)
+    for col in range(axes.shape[1]):  # the lowest drawn panel of each column
+        shown = [ax for ax in axes[:, col] if ax.get_visible()]
+        if shown:
+            shown[-1].set_xlabel(r"position $x = j/L$")
+            shown[-1].xaxis.set_tick_params(labelbottom=True)
     for ax in axes[:, 0]:
         ax.set_ylabel(f"{_DENSITY}  (uniform = 0)")
-    if finite:
-        for ax in (axes.flat[:1] if own else axes.flat[:len(specs)]):  # a new figure shares y
-            ax.set_ylim(max(min(finite), -60) - 1, max(finite) + 0.5)
     legend_ax = axes.flat[min(1, len(specs) - 1)]
     handles, names = legend_ax.get_legend_handles_labels()
     if not own:
-        legend_ax.legend(handles, names, fontsize=8)
+        legend_ax.legend(handles, names, fontsize=7)
         return fig
-    fig.legend(handles, names, loc="lower center", ncol=len(names), fontsize=9, bbox_to_anchor=(0.5, -0.02))
+    fig.legend(handles, names, loc="lower center", ncol=len(names), bbox_to_anchor=(0.5, -0.02))
     fig.suptitle(f"Step-0 influence on the last token under each attention prior "
-                 f"(L={cfg.length}, {cfg.schedule_label}; dots: last token)", fontsize=12)
+                 f"($L = {length}$, {cfg.schedule_label}; dots: last token)")
     fig.tight_layout(rect=(0, 0.05, 1, 1))
     return fig
 
 
-def valley_figure(result, *, ax=None):
+@style.styled
+def valley_figure(results, cfg, *, ax=None):
     """Figure 2: middle density and dead share against depth H, one line per prior; returns the Figure.
 
     ``ax``: two Axes (middle density, dead share).
     """
-    cfg = result.config
-    fig, axes, own = axes_grid(ax, 1, 2, (13, 4.6))
+    fig, axes, own = axes_grid(ax, 1, 2, (13, 4.8))
     mid_ax, dead_ax = axes.flat[0], axes.flat[1]
-    finite = [r["log10_middle_density"] for r in result.records if math.isfinite(r["log10_middle_density"])]
-    floor = (min(finite) if finite else 0.0) - 1.0
+    middle_all = results["log10_middle_density"].to_numpy(dtype=float)
+    finite = middle_all[np.isfinite(middle_all)]
+    floor = (finite.min() if finite.size else 0.0) - 1.0
     zero_note = False
-    for k, spec in enumerate(cfg.priors):
-        mine = sorted((r for r in result.records if r["prior"] == spec), key=lambda r: r["depth"])
-        style = dict(color=_LINE_COLORS[k % len(_LINE_COLORS)], marker=_MARKERS[k % len(_MARKERS)], markersize=5,
-                     linestyle=_DASHES[k % len(_DASHES)])
-        depths = [r["depth"] for r in mine]
-        middle = np.array([r["log10_middle_density"] for r in mine])
-        mid_ax.plot(depths, np.where(np.isfinite(middle), middle, np.nan), label=mine[0]["label"], **style)
+    specs = [s for s in cfg.priors if s in set(results["prior"])]
+    for k, spec in enumerate(specs):
+        mine = results[results["prior"] == spec].sort_values("depth")
+        kw = style.series(k, len(specs))
+        depths = mine["depth"].to_numpy()
+        middle = mine["log10_middle_density"].to_numpy(dtype=float)
+        label = mine["label"].iloc[0]
+        _plot(mid_ax, depths, np.where(np.isfinite(middle), middle, np.nan), label=label, **kw)
         if np.any(~np.isfinite(middle)):
             zero_note = True
-            mid_ax.plot(np.asarray(depths)[~np.isfinite(middle)], np.full((~np.isfinite(middle)).sum(), floor),
-                        **{**style, "linestyle": "none", "marker": "v", "markersize": 8})
-        dead_ax.plot(depths, [100 * r["dead_fraction"] for r in mine], label=mine[0]["label"], **style)
+            mid_ax.plot(depths[~np.isfinite(middle)], np.full(int((~np.isfinite(middle)).sum()), floor),
+                        linestyle="none", marker="v", markersize=8, color=kw["color"])
+        _plot(dead_ax, depths, 100 * mine["dead_fraction"].to_numpy(dtype=float), label=label, **kw)
     mid_ax.axhline(math.log10(cfg.dead_below), color="k", linestyle=":", linewidth=1)
     mid_ax.set_ylabel(f"{_DENSITY} at $x = 1/2$  (uniform = 0)")
     mid_ax.set_title("Middle of the context" + ("\n(triangles at the bottom: exactly 0)" if zero_note else ""))
@@ -117,19 +138,46 @@ def valley_figure(result, *, ax=None):
     dead_ax.set_ylim(-3, 103)
     dead_ax.set_title("Size of the dead zone")
     for ax in (mid_ax, dead_ax):
-        ax.set_xlabel("depth H (layers)")
-        ax.grid(alpha=0.3)
-    dead_ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0))
+        ax.set_xlabel(r"depth $H$ (layers)")
+        style.integer_ticks(ax, "x")
+    style.mark_coincident(dead_ax)  # the legend is this panel's
+    dead_ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0))
     if own:
-        fig.suptitle(f"Valley against depth (L={cfg.length}, {cfg.schedule_label})", fontsize=12)
+        fig.suptitle(f"Valley against depth ($L = {int(results['length'].iloc[0])}$, {cfg.schedule_label})")
         fig.tight_layout()
     return fig
 
 
-def all_figures(result, run_dir: pathlib.Path) -> list[pathlib.Path]:
-    """Write fig1_profiles.png and fig2_valley_vs_depth.png into ``run_dir``; return their paths."""
-    run_dir = pathlib.Path(run_dir)
-    return [
-        save(profiles_figure(result), run_dir / "fig1_profiles.png", dpi=130, bbox_inches="tight"),
-        save(valley_figure(result), run_dir / "fig2_valley_vs_depth.png", dpi=130, bbox_inches="tight"),
-    ]
+@style.styled
+def family_figure(results, cfg, *, ax=None):
+    """Figure 3: dead share of each decoder family's prior at the profile depth (horizontal bars); returns the Figure."""
+    at = results[results["depth"] == cfg.profile_depth]
+    rows = [(name, r) for _, r in at.iterrows() if isinstance(r["family"], str) for name in r["family"].split("; ")]
+    fig, ax, own = single_axes(ax, (8, 0.5 * max(len(rows), 1) + 1.6))
+    names = [f"{name}\n{r['label']}" for name, r in rows]
+    shares = [100 * float(r["dead_fraction"]) for _, r in rows]
+    bars = ax.barh(range(len(rows)), shares, color=[style.color(i % 6) for i in range(len(rows))])
+    for bar, share in zip(bars, shares):
+        ax.text(bar.get_width() + 1, bar.get_y() + bar.get_height() / 2, f"{share:.1f}%", va="center", fontsize=8)
+    ax.set_yticks(range(len(rows)), names, fontsize=7.5)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 110)
+    ax.set_xlabel(f"dead positions (% of $j < L$ with $L\\,w_j < {cfg.dead_below:g}$)")
+    length = int(results["length"].iloc[0])
+    ax.set_title(f"Dead zone of each family's Step-0 prior ($L = {length}$, $H = {cfg.profile_depth}$, "
+                 f"{cfg.schedule_label})")
+    if not rows:
+        ax.text(0.5, 0.5, "no family prior in this sweep", transform=ax.transAxes, ha="center")
+    if own:
+        fig.tight_layout()
+    return fig
+
+
+def figures(tables: dict, cfg) -> dict:
+    """{"fig1_profiles", "fig2_valley_vs_depth", "fig3_family_dead_zone"} -> Figure, from results and profiles."""
+    results, profiles = tables["results"], tables["profiles"]
+    return {
+        "fig1_profiles": profiles_figure(profiles, results, cfg),
+        "fig2_valley_vs_depth": valley_figure(results, cfg),
+        "fig3_family_dead_zone": family_figure(results, cfg),
+    }

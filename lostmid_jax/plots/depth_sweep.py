@@ -1,159 +1,229 @@
-"""The depth sweep's four figures, drawn from its result records and rows.
+"""The depth sweep's four figures, drawn only from its saved tables.
 
-``cfg`` is any object with the sweep's ``lengths``, ``depths``, ``alphas``
-and ``band`` (lostmid_jax.experiments.depth_sweep.Config); records are its
-dicts, whose continuum rows have ``length == CONTINUUM``.
+``results`` is results.csv and ``profiles`` is profiles.csv as pandas
+DataFrames (what ``lostmid_jax.io.load_run`` returns; continuum rows have
+``continuum`` True and an empty ``length``); ``cfg`` is any object with the
+sweep's ``band`` (lostmid_jax.experiments.depth_sweep.Config).
+
+Values already in log10 go on linear axes labelled $\\log_{10}$; raw H goes on
+log axes. Figure 2 annotates what its lower limit clips, and names the curves
+that coincide (a = 1 and the factorial law).
 """
 
 from __future__ import annotations
 
-import math
-import pathlib
-
 import numpy as np
 
-from . import COLORS
-from ._layout import axes_grid, save, single_axes
-from ..theory import log_influence_row, positions
+from . import style
+from ._layout import axes_grid, root_figure, single_axes
 
-CONTINUUM = "continuum"
-"""The ``length`` of the sweep's continuum (L -> infinity) records."""
+CLIP_DECADES = 80
+"""Figure 2's left panel shows at most this many decades below 1 (plus a margin of 5)."""
 
 
-def pick_evenly(values, count: int) -> list:
-    """Up to ``count`` of the distinct ``values``, sorted: ranks spaced geometrically from the first to the last.
+def _constant(results, continuum: bool):
+    """The constant-a rows of ``results``, continuum or at the first (smallest listed) discrete L."""
+    rows = results[(results["schedule"] == "constant") & (results["continuum"].astype(bool) == continuum)]
+    if not continuum and len(rows):
+        rows = rows[rows["length"] == rows["length"].iloc[0]]
+    return rows
 
-    >>> pick_evenly(range(1, 65), 6)
-    [1, 2, 5, 12, 28, 64]
+
+def _alphas(rows) -> list[float]:
+    return sorted(float(a) for a in rows["alpha"].unique())
+
+
+@style.styled
+def u_curves(profiles, *, ax=None):
+    """Figure 1: log10 (L w_j) against x = j/L, one curve per H (one a, one L); returns the Figure.
+
+    ``profiles``: profiles.csv (alpha, depth, length, j, x, log10_density).
+    Lines show j < L; a dot marks the last token (the recency delta).
     """
-    values = sorted(set(values))
-    if len(values) <= count:
-        return values
-    idx = np.unique(np.round(np.geomspace(1, len(values), count)).astype(int) - 1)
-    return [values[i] for i in idx]
-
-
-def u_curves(cfg, alpha: float, *, ax=None):
-    """Figure 1: log10 of L * w_j against x = j/L for several H (one a); returns the Figure."""
     fig, ax, own = single_axes(ax, (7, 4.5))
-    length = cfg.lengths[0]
-    x = positions(length)
-    shallow = [h for h in cfg.depths if h <= 64] or list(cfg.depths)
-    for color, depth in zip(COLORS, pick_evenly(shallow, 7)):
-        log10_density = (log_influence_row(length, depth, alpha) + math.log(length)) / math.log(10)
-        ax.plot(x[:-1], log10_density[:-1], color=color, label=f"H={depth}")
-        ax.plot([1.0], [log10_density[-1]], "o", color=color, markersize=5)
-    ax.set_xlabel("normalized position x = j / L")
-    ax.set_ylabel("log10 influence density  L * w_j")
-    ax.set_title(f"Step-0 influence on the last token (a={alpha:g}, L={length})\ndots: the last token (recency delta)")
-    ax.legend(fontsize=8, ncol=2)
-    ax.grid(alpha=0.3)
+    alpha, length = float(profiles["alpha"].iloc[0]), int(profiles["length"].iloc[0])
+    depths = sorted(int(h) for h in profiles["depth"].unique())
+    for i, depth in enumerate(depths):
+        rows = profiles[profiles["depth"] == depth].sort_values("j")
+        body, last = rows[rows["j"] < length], rows[rows["j"] == length]
+        kw = style.series(i, len(depths))
+        ax.plot(body["x"], body["log10_density"], label=f"$H = {depth}$", **kw)
+        ax.plot(last["x"], last["log10_density"], "o", color=kw["color"], markersize=5)
+    ax.set_xlabel(r"normalized position $x = j/L$")
+    ax.set_ylabel(r"$\log_{10}(L\,w_j)$  (influence density)")
+    ax.set_title(f"Step-0 influence on the last token ($a = {alpha:g}$, $L = {length}$)\n"
+                 "dots: the last token (recency delta)")
+    ax.legend(ncol=2)
     if own:
         fig.tight_layout()
     return fig
 
 
-def middle_vs_depth(records: list[dict], cfg, *, ax=None):
-    """Figure 2: log10 rho_H(1/2) against H for each constant a, with both laws.
+@style.styled
+def middle_vs_depth(results, cfg=None, *, ax=None):
+    """Figure 2: the middle density against H for each constant a, and which law holds.
 
-    Left: the exact mixture (solid), the geometric x exp(sqrt) asymptotic
-    (dotted) and the factorial law (dashed). Right: log10 of exact / law.
-    ``ax``: two Axes (left, right). Returns the Figure.
+    Left: log10 rho_H(1/2) (continuum), the factorial law (ln 2)^(H-1)/(H-1)!
+    and the geometric asymptotic (1-a)^H exp(2 sqrt(H a ln2/(1-a))), clipped
+    at :data:`CLIP_DECADES` (annotated). Middle: log10 of exact / factorial
+    law (linear axis). Right: exact / geometric law as a plain ratio (linear
+    axis, 1 = the law holds). ``ax``: three Axes. Returns the Figure.
     """
-    fig, axes, own = axes_grid(ax, 1, 2, (12, 4.8))
-    ax, ratio = axes.flat[0], axes.flat[1]
-    rows = [r for r in records if r["length"] == CONTINUUM and r["schedule"] == "constant"]
-    for color, a in zip(COLORS, sorted(set(float(a) for a in cfg.alphas))):
-        mine = sorted((r for r in rows if r["alpha"] == a), key=lambda r: r["depth"])
-        depths = [r["depth"] for r in mine]
-        middle = [r["log10_middle_density"] for r in mine]
-        ax.plot(depths, middle, "-", color=color, label=f"exact mixture, a={a:g}")
-        ratio.plot(depths, [m - r["log10_factorial_law"] for m, r in zip(middle, mine)], "--", color=color, label=f"a={a:g} / factorial law")
-        geo = [(r["depth"], r["log10_geometric_law"], r["log10_middle_density"]) for r in mine if not math.isnan(r["log10_geometric_law"])]
-        if geo:
-            ax.plot([g[0] for g in geo], [g[1] for g in geo], ":", color="k", linewidth=1)
-            ratio.plot([g[0] for g in geo], [g[2] - g[1] for g in geo], ":", color=color, linewidth=2, label=f"a={a:g} / geometric law")
-    law = sorted({(r["depth"], r["log10_factorial_law"]) for r in rows})
-    ax.plot(*zip(*law), "k--", label="(ln 2)^(H-1)/(H-1)!  (factorial law)")
-    ax.plot([], [], "k:", linewidth=1, label="(1-a)^H exp(2 sqrt(H a ln2/(1-a))) asymptotic")
-    for a_ in (ax, ratio):
-        a_.set_xscale("log")
-        a_.set_xlabel("depth H (layers)")
-        a_.grid(alpha=0.3)
-    ax.set_ylabel("log10 middle density  rho_H(1/2)")
-    ax.set_title("Middle of the context (x = 1/2), continuum limit")
-    bottom = max(min(r["log10_middle_density"] for r in rows if math.isfinite(r["log10_middle_density"])), -80)
-    ax.set_ylim(bottom=bottom - 5, top=2)
-    ax.legend(fontsize=7, loc="lower left")
-    ratio.axhline(0.0, color="grey", linewidth=0.8)
-    ratio.set_yscale("symlog", linthresh=0.1)
-    ratio.set_ylabel("log10 (exact / law)")
-    ratio.set_title("Which law holds: 0 means exact = law")
-    ratio.legend(fontsize=7, ncol=2, loc="upper left")
+    fig, axes, own = axes_grid(ax, 1, 3, (15, 6.0))
+    left, fact, geo = axes.flat[0], axes.flat[1], axes.flat[2]
+    rows = _constant(results, continuum=True)
+    alphas = _alphas(rows)
+    law = rows.drop_duplicates("depth").sort_values("depth")
+    left.plot(law["depth"], law["log10_factorial_law"], color="k", linestyle="--", linewidth=1.4,
+              label=r"factorial law $(\ln 2)^{H-1}/(H-1)!$")
+    n_shown = 0
+    for i, a in enumerate(alphas):
+        mine = rows[rows["alpha"] == a].sort_values("depth")
+        kw = style.series(i, len(alphas))
+        left.plot(mine["depth"], mine["log10_middle_density"], label=rf"exact $\rho_H(1/2)$, $a = {a:g}$", **kw)
+        fact.plot(mine["depth"], mine["log10_middle_density"] - mine["log10_factorial_law"],
+                  label=f"$a = {a:g}$", **kw)
+        with_law = mine[np.isfinite(mine["log10_geometric_law"].astype(float))]
+        if len(with_law):
+            left.plot(with_law["depth"], with_law["log10_geometric_law"], color="k", linestyle=":", linewidth=1)
+            ratio = 10.0 ** (with_law["log10_middle_density"] - with_law["log10_geometric_law"])
+            geo.plot(with_law["depth"], ratio, label=f"$a = {a:g}$", **kw)
+            n_shown += 1
+    left.plot([], [], color="k", linestyle=":", linewidth=1,
+              label=r"geometric law $(1-a)^H e^{2\sqrt{H a \ln 2/(1-a)}}$")
+    style.mark_coincident(left, rtol=1e-9, atol=1e-9)
+    _clip_left(left, rows)
+    for panel in (left, fact, geo):
+        style.log_count_axis(panel, "x")
+        panel.set_xlabel("depth $H$ (layers)")
+    left.set_ylabel(r"$\log_{10}$ middle density $\rho_H(1/2)$")
+    left.set_title("Middle of the context ($x = 1/2$), continuum limit")
+    left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14))
+    fact.axhline(0.0, color="0.5", linewidth=0.8)
+    fact.set_ylabel(r"$\log_{10}$ (exact / factorial law)")
+    fact.set_title("Factorial law: 0 means exact = law")
+    fact.legend(loc="upper left")
+    geo.axhline(1.0, color="0.5", linewidth=0.8)
+    geo.set_ylabel("exact / geometric law (ratio)")
+    geo.set_title("Geometric law ($0 < a < 1$): 1 means exact = law")
+    if n_shown:
+        geo.legend(loc="lower right")
+    else:
+        geo.text(0.5, 0.5, "no constant $0 < a < 1$ with $H \\geq 2$ swept", transform=geo.transAxes,
+                 ha="center", va="center")
     if own:
         fig.tight_layout()
     return fig
 
 
-def mass_shares(records: list[dict], cfg, *, ax=None):
-    """Figure 3: recency / primacy / middle / late mass against H, one panel per a.
+def _clip_left(ax, rows) -> None:
+    """Lower limit of figure 2's left panel: the lowest finite value, but at most CLIP_DECADES + 5 below 1."""
+    values = np.concatenate([rows["log10_middle_density"].to_numpy(float), rows["log10_factorial_law"].to_numpy(float),
+                             rows["log10_geometric_law"].to_numpy(float)])
+    finite = values[np.isfinite(values)]
+    bottom = max(finite.min() if finite.size else -1.0, -CLIP_DECADES) - 5
+    ax.set_ylim(bottom=bottom, top=2)
+    shown = [np.asarray(ln.get_ydata(), float) for ln in ax.get_lines()]
+    below = int(sum(np.count_nonzero(y < bottom) for y in shown))  # -inf (a zero middle) counts too
+    lowest = min((y[np.isfinite(y)].min() for y in shown if np.isfinite(y).any()), default=bottom)
+    style.annotate_clipping(ax, "y", bottom, below, note=f"lowest: {lowest:.0f}".replace("-", "\u2212"))
 
-    ``ax``: one Axes per distinct a in ``cfg.alphas``. Returns the Figure.
+
+@style.styled
+def mass_shares(results, cfg, *, ax=None):
+    """Figure 3: primacy / middle / late / recency mass against H at the first L, one panel per constant a.
+
+    ``ax``: one Axes per constant a in ``results``. Returns the Figure.
     """
-    alphas = sorted(set(float(a) for a in cfg.alphas))
-    length = cfg.lengths[0]
+    rows = _constant(results, continuum=False)
+    alphas = _alphas(rows)
+    length = int(rows["length"].iloc[0])
     fig, axes, own = axes_grid(ax, 1, len(alphas), (3.2 * len(alphas), 3.6), sharey=True)
     panels = list(axes.flat[:len(alphas)])
-    parts = [("primacy_mass", f"primacy x<={cfg.band:g}"), ("middle_mass", "middle"), ("late_mass", f"late x>={1 - cfg.band:g}"), ("recency_weight", "recency (last token)")]
+    band = float(cfg.band)
+    parts = [("primacy_mass", f"primacy $x \\leq {band:g}$"), ("middle_mass", "middle"),
+             ("late_mass", f"late $x \\geq {1 - band:g}$"), ("recency_weight", "recency (last token)")]
     for ax, a in zip(panels, alphas):
-        mine = sorted((r for r in records if r["length"] == length and r["schedule"] == "constant" and r["alpha"] == a), key=lambda r: r["depth"])
-        depths = [r["depth"] for r in mine]
-        ax.stackplot(depths, *[[r[key] for r in mine] for key, _ in parts], labels=[lab for _, lab in parts], colors=COLORS[:4], alpha=0.85)
-        ax.set_xscale("log")
-        ax.set_xlim(min(depths), max(depths))
-        ax.set_title(f"a={a:g}")
-        ax.set_xlabel("depth H")
+        mine = rows[rows["alpha"] == a].sort_values("depth")
+        ax.stackplot(mine["depth"], *[mine[key] for key, _ in parts], labels=[lab for _, lab in parts],
+                     colors=style.PALETTE[:4], alpha=0.85)
+        style.log_count_axis(ax, "x")
+        ax.set_xlim(mine["depth"].min(), mine["depth"].max())
+        ax.set_title(f"$a = {a:g}$")
+        ax.set_xlabel("depth $H$")
         ax.set_ylim(0, 1)
-    panels[0].set_ylabel(f"share of influence (L={length})")
-    panels[-1].legend(fontsize=7, loc="lower right")
+    panels[0].set_ylabel(f"share of influence ($L = {length}$)")
+    panels[-1].legend(loc="lower right")
     if own:
         fig.suptitle("Where the last token's influence comes from")
         fig.tight_layout()
     return fig
 
 
-def peak_to_trough_heatmap(records: list[dict], cfg, *, ax=None):
-    """Figure 4: log10 peak-to-trough (discrete L) over a x H, log colour scale; returns the Figure."""
-    from matplotlib.colors import LogNorm
+def _edges(values: np.ndarray) -> np.ndarray:
+    """Cell edges around sorted positive ``values`` on a log axis (geometric midpoints)."""
+    if values.size == 1:
+        return np.array([values[0] / 1.2, values[0] * 1.2])
+    return np.concatenate([[values[0] / 1.2], np.sqrt(values[1:] * values[:-1]), [values[-1] * 1.2]])
 
-    alphas = sorted(set(float(a) for a in cfg.alphas))
-    depths = sorted(set(cfg.depths))
-    length = cfg.lengths[0]
-    value = {(r["alpha"], r["depth"]): r["log10_peak_to_trough"] for r in records if r["length"] == length and r["schedule"] == "constant"}
-    grid = np.array([[value[(a, h)] for h in depths] for a in alphas], dtype=float)
-    grid = np.ma.masked_where(~np.isfinite(grid) | (grid <= 0), grid)
-    h = np.asarray(depths, dtype=float)
-    h_edges = np.concatenate([[h[0] / 1.2], np.sqrt(h[1:] * h[:-1]), [h[-1] * 1.2]]) if h.size > 1 else np.array([h[0] / 1.2, h[0] * 1.2])
+
+def _bins(values: np.ndarray) -> np.ndarray:
+    """Colour bin edges for log10 values: 0 and a 1-2-5 sequence up to the largest value."""
+    top = float(values.max()) if values.size else 1.0
+    edges = [0.0] + [m * 10.0 ** e for e in range(-1, 6) for m in (1, 2, 5)]
+    cut = next(k for k, v in enumerate(edges) if v >= top) if top <= edges[-1] else len(edges) - 1
+    edges = edges[:cut + 1]
+    low = float(values.min()) if values.size else 0.0
+    start = max(k for k, v in enumerate(edges) if v <= low) if low >= 0 else 0
+    return np.array(edges[start:])
+
+
+@style.styled
+def peak_to_trough_heatmap(results, cfg=None, *, ax=None):
+    """Figure 4: log10 (max_j w_j / min_j w_j) over a x H at the first L; returns the Figure.
+
+    The colour shows the log10 value itself, in bins (1-2-5 steps) read off
+    the colour bar; blank cells: ratio 1 or a zero entry (infinite ratio).
+    """
+    import matplotlib
+    from matplotlib.colors import BoundaryNorm
+
+    rows = _constant(results, continuum=False)
+    alphas = _alphas(rows)
+    depths = np.array(sorted(int(h) for h in rows["depth"].unique()), dtype=float)
+    length = int(rows["length"].iloc[0])
+    value = {(float(r.alpha), int(r.depth)): float(r.log10_peak_to_trough) for r in rows.itertuples()}
+    grid = np.array([[value.get((a, int(h)), np.nan) for h in depths] for a in alphas], dtype=float)
+    shown = np.isfinite(grid) & (grid > 0)
+    bins = _bins(grid[shown])
     fig, ax, own = single_axes(ax, (8, 0.45 * len(alphas) + 2.4))
-    mesh = ax.pcolormesh(h_edges, np.arange(len(alphas) + 1), grid, cmap="viridis", norm=LogNorm())
-    ax.set_xscale("log")
+    cmap = matplotlib.colormaps["viridis"].resampled(len(bins) - 1)  # one colour per bin
+    mesh = ax.pcolormesh(_edges(depths), np.arange(len(alphas) + 1), np.ma.masked_where(~shown, grid),
+                         cmap=cmap, norm=BoundaryNorm(bins, cmap.N))
+    style.log_count_axis(ax, "x")
     ax.set_yticks(np.arange(len(alphas)) + 0.5, [f"{a:g}" for a in alphas])
-    ax.set_xlabel("depth H (layers)")
-    ax.set_ylabel("attention weight a")
-    ax.set_title(f"log10 peak-to-trough  max_j w_j / min_j w_j  (L={length}; blank: ratio 1 or a zero entry)")
-    fig.colorbar(mesh, ax=ax, label="log10 ratio (log colour scale)")
+    ax.grid(False)
+    ax.set_xlabel("depth $H$ (layers)")
+    ax.set_ylabel("attention weight $a$")
+    ax.set_title(f"Peak-to-trough ratio: largest / smallest $w_j$ ($L = {length}$; blank: ratio 1 or a zero entry)")
+    bar = root_figure(ax).colorbar(mesh, ax=ax, ticks=bins)
+    bar.set_label(r"$\log_{10}$ (peak / trough), binned")
+    bar.ax.set_yticklabels([f"{b:g}" for b in bins])
     if own:
         fig.tight_layout()
     return fig
 
 
-def all_figures(records: list[dict], cfg, run_dir: pathlib.Path) -> list[pathlib.Path]:
-    """Write the four figures into ``run_dir`` (fig1_u_curves.png ... fig4_peak_to_trough.png); return their paths."""
-    run_dir = pathlib.Path(run_dir)
-    alpha = 0.5 if 0.5 in cfg.alphas else float(cfg.alphas[len(cfg.alphas) // 2])
-    return [
-        save(u_curves(cfg, alpha), run_dir / "fig1_u_curves.png", dpi=130),
-        save(middle_vs_depth(records, cfg), run_dir / "fig2_middle_vs_depth.png", dpi=130),
-        save(mass_shares(records, cfg), run_dir / "fig3_mass_shares.png", dpi=130),
-        save(peak_to_trough_heatmap(records, cfg), run_dir / "fig4_peak_to_trough.png", dpi=130),
-    ]
+FIGURES = ("fig1_u_curves", "fig2_middle_vs_depth", "fig3_mass_shares", "fig4_peak_to_trough")
+"""The figure names (file stems) that :func:`figures` returns, in order."""
+
+
+def figures(tables: dict, cfg) -> dict:
+    """{name: Figure} of the four figures, from ``tables`` ({"results": ..., "profiles": ...} DataFrames)."""
+    results, profiles = tables["results"], tables["profiles"]
+    return {
+        "fig1_u_curves": u_curves(profiles),
+        "fig2_middle_vs_depth": middle_vs_depth(results, cfg),
+        "fig3_mass_shares": mass_shares(results, cfg),
+        "fig4_peak_to_trough": peak_to_trough_heatmap(results, cfg),
+    }

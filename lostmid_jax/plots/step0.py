@@ -1,46 +1,62 @@
 """Step-0 figures: measured influence vs theory, variants, pathways, a_l, attention heatmaps.
 
-``summaries`` maps (preset, variant) to the step-0 experiment's summary dicts
-(lostmid_jax.experiments.step0): length, depth, seeds, paths (total / value /
-score: p, p_sem, norms, norms_sem), theory rows, fitted a, alphas and the
-optional attention heatmap.
+:func:`figures` draws a run's figures from its saved tables alone (CSV stem
+-> DataFrame, as ``lostmid_jax.io.load_run`` gives them): profiles, metrics,
+alphas and attention. :func:`summaries_from_tables` turns those tables into
+the summary dicts that :func:`overlay` and :func:`heatmap` draw (the same
+dicts the step-0 experiment builds in memory: length, depth, seeds, paths
+(total / value / score: p, p_sem, norms, norms_sem), theory rows, fitted a,
+alphas and the optional attention heatmap).
+
+Positions are 1-based (x = j/L), layers and heads too.
 """
 
 from __future__ import annotations
 
+import math
 import pathlib
 
 import numpy as np
 from matplotlib.colors import LogNorm
-from matplotlib.ticker import MaxNLocator
 
-from . import COLORS
+from . import style
 from ._layout import axes_grid, save
 from ..theory import positions
 
-_STYLES = ["-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 2))]
+_DENSITY = r"influence density $L\,p_j$"
 
 
-def _density(ax, x, values, sem=None, *, color, label, style="-", band=True):
+def _density(ax, x, values, sem=None, *, i, n, label, band=True):
     """Plot L * values over x (j < L as a line, j = L as a marker), with a +-2 SEM band."""
     scale = x.size
-    ax.plot(x[:-1], scale * values[:-1], linestyle=style, color=color, label=label, lw=1.4)
-    solid = style == "-"
-    ax.plot(x[-1:], scale * values[-1:], "o" if solid else "s", color=color, ms=6, mfc=color if solid else "none")
+    kw = style.series(i, n)
+    ax.plot(x[:-1], scale * values[:-1], label=label, **kw)
+    ax.plot(x[-1:], scale * values[-1:], marker=kw["marker"], color=kw["color"], ms=6, linestyle="none",
+            mfc=kw["markerfacecolor"])
     if sem is not None and band:
         lo = np.clip(values - 2 * sem, values * 1e-3, None)
-        ax.fill_between(x[:-1], scale * lo[:-1], scale * (values + 2 * sem)[:-1], color=color, alpha=0.25, lw=0)
+        ax.fill_between(x[:-1], scale * lo[:-1], scale * (values + 2 * sem)[:-1], color=kw["color"], alpha=0.2, lw=0)
 
 
-def _setup(ax, title, ylabel="influence density  L p_j  (log)"):
+def _setup(ax, title, ylabel=_DENSITY):
     ax.set_yscale("log")
-    ax.set_xlabel("normalized input position x = j / L")
+    ax.set_xlabel(r"normalized input position $x = j/L$")
     ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
-    ax.grid(alpha=0.3, which="both", lw=0.5)
-    ax.legend(fontsize=8)
+    ax.set_title(title)
+    style.mark_coincident(ax, rtol=1e-9)
+    ax.legend()
 
 
+def _ci_text(value, ci, spec=".3f") -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    lo, hi = ci if ci is not None else (math.nan, math.nan)
+    if math.isnan(lo) or math.isnan(hi):
+        return format(value, spec)
+    return f"{format(value, spec)} [{format(lo, spec)}, {format(hi, spec)}]"
+
+
+@style.styled
 def overlay(name: str, summaries: dict, *, ax=None):
     """Four panels for one preset: native vs theory, variants, pathways, measured a_l; returns the Figure.
 
@@ -48,47 +64,57 @@ def overlay(name: str, summaries: dict, *, ax=None):
     """
     variants = [(v, s) for (n, v), s in summaries.items() if n == name]
     native = dict(variants).get("native", variants[0][1])
+    ci = native.get("ci", {})
     x = positions(native["length"])
     fig, axes, own = axes_grid(ax, 2, 2, (12, 8.5))
     axes = np.asarray(list(axes.flat[:4]), dtype=object).reshape(2, 2)
     ax = axes[0, 0]
     tot = native["paths"]["total"]
-    _density(ax, x, tot["p"], tot["p_sem"], color=COLORS[0], label=f"measured ({native['seeds']} seed(s), band: +-2 SEM)")
-    _density(ax, x, native["theory"]["measured"], color=COLORS[1], style="--", label="theory, measured a_l")
-    _density(ax, x, native["theory"]["fitted"], color=COLORS[3], style=":", label=f"theory, fitted a = {native['a_fit']:.3f}")
-    _setup(ax, f"{name}: ||dy_L/dx_j||_F vs theory (native)\nSpearman {native['spearman_measured']:.3f} / "
-               f"{native['spearman_fitted']:.3f}, W1 {native['wasserstein_measured']:.3f} / "
-               f"{native['wasserstein_fitted']:.3f} (measured a_l / fitted a); markers: j = L")
+    _density(ax, x, tot["p"], tot["p_sem"], i=0, n=3,
+             label=f"measured ({native['seeds']} seed(s); band: $\\pm 2$ SEM)")
+    _density(ax, x, native["theory"]["measured"], i=1, n=3, label=r"theory, measured $a_l$")
+    _density(ax, x, native["theory"]["fitted"], i=2, n=3,
+             label=f"theory, fitted $a$ = {_ci_text(native['a_fit'], ci.get('a_fit'))}")
+    _setup(ax, f"{name}: $\\|\\partial y_L / \\partial x_j\\|_F$ vs theory (native); markers at right: $j = L$\n"
+               f"Spearman {_ci_text(native['spearman_measured'], ci.get('spearman_measured'))} (measured $a_l$), "
+               f"{_ci_text(native['spearman_fitted'], ci.get('spearman_fitted'))} (fitted $a$)\n"
+               f"$W_1$ {_ci_text(native['wasserstein_measured'], ci.get('wasserstein_measured'), '.3f')}, "
+               f"{_ci_text(native['wasserstein_fitted'], ci.get('wasserstein_fitted'), '.3f')}  [95% CI]")
     ax = axes[0, 1]
-    for color, style, (variant, s) in zip(COLORS, _STYLES, variants):
-        _density(ax, x, s["paths"]["total"]["p"], s["paths"]["total"]["p_sem"], color=color, label=variant,
-                 style=style, band=False)
+    for i, (variant, s) in enumerate(variants):
+        _density(ax, x, s["paths"]["total"]["p"], s["paths"]["total"]["p_sem"], i=i, n=len(variants),
+                 label=variant, band=False)
     _setup(ax, f"{name}: position-encoding variants (total pathway)")
     ax = axes[1, 0]
     total_sum = native["paths"]["total"]["norms"].sum()
-    for color, (pathway, prof) in zip(COLORS, native["paths"].items()):
-        _density(ax, x, prof["norms"] / total_sum, prof["norms_sem"] / total_sum, color=color, label=pathway)
-    _setup(ax, f"{name}: value vs score pathway (native), scaled by the total's sum\n"
-               f"median score/total over j < L: {native['score_fraction_median']:.2e} (nan: not measured)")
+    paths = list(native["paths"].items())
+    for i, (pathway, prof) in enumerate(paths):
+        _density(ax, x, prof["norms"] / total_sum, prof["norms_sem"] / total_sum, i=i, n=len(paths), label=pathway)
+    score = native.get("score_fraction_median", math.nan)
+    _setup(ax, f"{name}: value and score pathways (native), scaled by the total's sum\n"
+               + ("score pathway not measured" if math.isnan(score) else
+                  f"median $\\|J_{{score}}\\| / \\|J_{{total}}\\|$ over $j < L$: {score:.2e}"))
     ax = axes[1, 1]
-    for color, (variant, s) in zip(COLORS, variants):
+    for i, (variant, s) in enumerate(variants):
         layers = np.arange(1, s["depth"] + 1)
-        ax.errorbar(layers, s["alphas"], yerr=2 * s["alphas_sem"], color=color, marker="o", ms=3, capsize=2, label=variant)
-    ax.axhline(native["a_fit"], color="grey", ls=":", label=f"fitted constant a (native) = {native['a_fit']:.3f}")
-    ax.set_xlabel("layer l")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_ylabel("a_l = E ||attn|| / (||resid|| + ||attn||)")
+        kw = style.series(i, len(variants))
+        ax.errorbar(layers, s["alphas"], yerr=2 * s["alphas_sem"], capsize=2, label=variant, **kw)
+    ax.axhline(native["a_fit"], color=style.PALETTE[-1], ls=":",
+               label=f"fitted constant $a$ (native) = {native['a_fit']:.3f}")
+    ax.set_xlabel(r"layer $l$")
+    style.integer_ticks(ax, "x")
+    ax.set_ylabel(r"$a_l = E\|attn\| / (\|resid\| + \|attn\|)$")
     ax.set_ylim(0, 1)
-    ax.set_title(f"{name}: measured effective attention strength (+-2 SEM)", fontsize=10)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.set_title(f"{name}: measured effective attention strength ($\\pm 2$ SEM)")
+    ax.legend()
     if own:
         fig.tight_layout()
     return fig
 
 
+@style.styled
 def heatmap(name: str, summary: dict, heads: int = 3, *, ax=None):
-    """Attention probabilities A[query, key] (log colour, cividis) of chosen layers and heads.
+    """Attention probabilities A[query, key] (log colour) of chosen layers and heads.
 
     Positions are 1-based (query i, key j = 1..L), layers and heads too.
     ``ax``: a grid [layers, heads shown] of Axes (a flat sequence is one row).
@@ -110,26 +136,89 @@ def heatmap(name: str, summary: dict, heads: int = 3, *, ax=None):
             ax = axes[r, c]
             a = np.ma.masked_less_equal(probs[r, c], 0)
             im = ax.imshow(a, cmap="cividis", norm=norm, interpolation="nearest", origin="upper", extent=extent)
-            ax.set_title(f"layer {int(layer) + 1}, head {c + 1}", fontsize=9)
+            ax.set_title(f"layer {int(layer) + 1}, head {c + 1}")
+            ax.grid(False)
+            style.integer_ticks(ax, "both")
             if r == len(layers) - 1:
-                ax.set_xlabel("key position j")
+                ax.set_xlabel(r"key position $j$")
             if c == 0:
-                ax.set_ylabel("query position i")
+                ax.set_ylabel(r"query position $i$")
     fig.colorbar(im, ax=list(axes[:len(layers), :shown].flat), shrink=0.9,
-                 label="attention probability A_ij (log scale; uniform causal = 1/i)")
+                 label=r"attention probability $A_{ij}$ (log scale; uniform causal $= 1/i$)")
     if own:
-        fig.suptitle(f"{name} (native) at initialization: attention on the first {length} positions", fontsize=11)
+        fig.suptitle(f"{name} at initialization: seed 0, layers {', '.join(str(int(l) + 1) for l in layers)}, "
+                     f"heads 1-{shown}, first {length} positions")
     return fig
 
 
-def all_figures(summaries: dict, run_dir: pathlib.Path) -> list[pathlib.Path]:
-    """overlay_<preset>.png and heatmap_<preset>.png for every preset; returns their paths."""
-    run_dir = pathlib.Path(run_dir)
-    out = []
+def _col(frame, name):
+    return frame[name].to_numpy(dtype=np.float64) if name in frame else None
+
+
+def summaries_from_tables(tables: dict) -> dict:
+    """{(preset, variant): summary dict for :func:`overlay` / :func:`heatmap`} from a run's tables alone."""
+    profiles, metrics, alphas = tables["profiles"], tables["metrics"], tables["alphas"]
+    attention = tables.get("attention")
+    out = {}
+    for _, m in metrics.iterrows():
+        key = (m["preset"], m["variant"])
+        rows = profiles[(profiles["preset"] == key[0]) & (profiles["variant"] == key[1])]
+        paths = {}
+        for pathway, frame in rows.groupby("pathway", sort=False):
+            frame = frame.sort_values("j")
+            paths[pathway] = dict(p=_col(frame, "p_mean"), p_sem=_col(frame, "p_sem"), norms=_col(frame, "norm_mean"),
+                                  norms_sem=_col(frame, "norm_sem"))
+        total = rows[rows["pathway"] == "total"].sort_values("j")
+        layer_rows = alphas[(alphas["preset"] == key[0]) & (alphas["variant"] == key[1])].sort_values("layer")
+        ci = {c[:-3]: (float(m[c]), float(m[c[:-3] + "_hi"])) for c in metrics.columns
+              if c.endswith("_lo") and c[:-3] + "_hi" in metrics.columns}
+        s = dict(length=int(m["length"]), depth=int(m["depth"]), seeds=int(m["seeds"]), paths=paths,
+                 theory=dict(measured=_col(total, "theory_measured"), fitted=_col(total, "theory_fitted")),
+                 alphas=_col(layer_rows, "a_mean"), alphas_sem=_col(layer_rows, "a_sem"), ci=ci, heat=None,
+                 **{c: float(m[c]) for c in ("a_fit", "spearman_measured", "spearman_fitted", "wasserstein_measured",
+                                             "wasserstein_fitted", "score_fraction_median")})
+        if attention is not None:
+            s["heat"] = _heat(attention[(attention["preset"] == key[0]) & (attention["variant"] == key[1])])
+        out[key] = s
+    return out
+
+
+def _heat(frame):
+    """(layers 0-based [R], probs [R, heads, l, l]) from attention.csv rows, or None."""
+    if frame.empty:
+        return None
+    layers = sorted(int(v) for v in frame["layer"].unique())
+    heads = int(frame["head"].max())
+    size = int(frame["i"].max())
+    probs = np.zeros((len(layers), heads, size, size))
+    for r, layer in enumerate(layers):
+        sub = frame[frame["layer"] == layer]
+        probs[r, sub["head"].to_numpy() - 1, sub["i"].to_numpy() - 1, sub["j"].to_numpy() - 1] = sub["prob"].to_numpy()
+    return np.asarray(layers) - 1, probs
+
+
+def figures(tables: dict, cfg=None) -> dict:
+    """{"overlay_<preset>": Figure, "heatmap_<preset>": Figure} from a run's tables alone (``cfg`` unused:
+    everything drawn is in the tables)."""
+    summaries = summaries_from_tables(tables)
+    out = {}
     for name in dict.fromkeys(n for n, _ in summaries):
-        out.append(save(overlay(name, summaries), run_dir / f"overlay_{name}.png", dpi=130))
+        out[f"overlay_{name}"] = overlay(name, summaries)
         native = summaries.get((name, "native")) or next(s for (n, _), s in summaries.items() if n == name)
         fig = heatmap(name, native)
         if fig is not None:
-            out.append(save(fig, run_dir / f"heatmap_{name}.png", dpi=120))
+            out[f"heatmap_{name}"] = fig
+    return out
+
+
+def all_figures(summaries: dict, run_dir: pathlib.Path) -> list[pathlib.Path]:
+    """overlay_<preset>.png and heatmap_<preset>.png for every preset of in-memory ``summaries``; their paths."""
+    run_dir = pathlib.Path(run_dir)
+    out = []
+    for name in dict.fromkeys(n for n, _ in summaries):
+        out.append(save(overlay(name, summaries), run_dir / f"overlay_{name}.png"))
+        native = summaries.get((name, "native")) or next(s for (n, _), s in summaries.items() if n == name)
+        fig = heatmap(name, native)
+        if fig is not None:
+            out.append(save(fig, run_dir / f"heatmap_{name}.png"))
     return out

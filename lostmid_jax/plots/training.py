@@ -1,150 +1,186 @@
-"""Figures of the micro-training experiment, from its snapshot records.
+"""Figures of the micro-training experiment, drawn from its saved tables.
 
-valley_vs_step, doc_u_vs_step, pathways_vs_step, profiles_at_steps,
-accuracy_by_needle_bin; all_figures writes the PNGs. Records are the
-experiment's dicts (intervention, seed, step and the snapshot metrics);
-``exp`` is any object with ``variants`` and ``base.task`` /
-``base.needle_bins``. Mean +- SE over
-seeds is :func:`lostmid_jax.analysis.metrics.mean_se`.
+    figs = all_figures(tables, exp, boundaries=..., chance=...)   # {stem: Figure}
+
+``tables`` are pandas DataFrames with the columns of
+``experiments.micro_training.COLUMNS`` (snapshots, profiles, accuracy,
+documents; 1-based j, needle bins and documents); ``exp`` is any object with
+``variants``, ``seeds`` and ``base.task``. Points are means over seeds with
+95% confidence intervals mean +- t(0.975, S-1) SE (none with one seed).
+Steps go on a symlog axis whose ticks are the snapshot steps.
 """
 
 from __future__ import annotations
 
-import pathlib
-
-import matplotlib
 import numpy as np
+from scipy import stats
 
-from ._layout import save, single_axes
-from ..analysis.metrics import mean_se
+from . import style
+from ._layout import single_axes
+
+LABELS = {"none": "baseline", "middle_loss": "middle-weighted loss", "oversample_middle": "oversampled middle needles",
+          "curriculum": "middle-first curriculum"}
+"""How each intervention is named in legends."""
+
+PATHWAY_LABELS = {"total": "total", "value": r"value (attention probabilities frozen)",
+                  "score": r"score (total $-$ value)"}
 
 
-def _by_step(records, variant, key):
-    steps = sorted({r["step"] for r in records if r["intervention"] == variant})
-    stats = np.array([mean_se([r[key] for r in records if r["intervention"] == variant and r["step"] == s and key in r])
-                      for s in steps]).reshape(-1, 2)
-    return np.array(steps), stats[:, 0], np.nan_to_num(stats[:, 1])  # one seed: no error bar
+def mean_ci(values) -> tuple[float, float]:
+    """(mean, half-width of its 95% CI t(0.975, S-1) SE) of the finite values; half-width NaN for one value."""
+    v = np.asarray(values, np.float64)
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return float("nan"), float("nan")
+    if v.size == 1:
+        return float(v[0]), float("nan")
+    return float(v.mean()), float(stats.t.ppf(0.975, v.size - 1) * v.std(ddof=1) / np.sqrt(v.size))
 
 
-def _xaxis(ax):
+def _by_step(frame, variant, column):
+    rows = frame[frame["intervention"] == variant]
+    steps = np.array(sorted(rows["step"].unique()))
+    stats_ = np.array([mean_ci(rows[rows["step"] == s][column]) for s in steps]).reshape(-1, 2)
+    return steps, stats_[:, 0], stats_[:, 1]
+
+
+def step_axis(ax, steps) -> None:
+    """Symlog step axis (0 shown) with a tick at each snapshot step, labelled plainly."""
+    from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
+
     ax.set_xscale("symlog", linthresh=1)
-    ax.set_xlabel("optimizer step")
+    ax.xaxis.set_major_locator(FixedLocator(sorted(set(int(s) for s in steps))))
+    ax.xaxis.set_major_formatter(ScalarFormatter())
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xlabel(r"optimizer step $t$")
 
 
-def valley_vs_step(records, variants, *, key="total_valley", ylabel="valley depth log10(n_L / mean middle n_j)",
-                   title="relative valley over training", ax=None):
-    """Valley depth log10(recency / middle) (or another snapshot ``key``) against step,
-    mean +- SE over seeds, per variant; returns the Figure."""
-    fig, ax, own = single_axes(ax, (6, 4))
-    for v in variants:
-        s, m, e = _by_step(records, v, key)
-        ax.errorbar(s, m, yerr=e, marker="o", capsize=3, label=v)
-    _xaxis(ax)
-    ax.axhline(0, color="gray", lw=0.5)
-    ax.set_ylabel(ylabel)
-    ax.legend()
-    ax.set_title(title)
-    if own:
-        fig.tight_layout()
+def _errorbars(ax, x, m, e, i, n, label):
+    kw = style.series(i, n)
+    kw.pop("markevery", None)
+    has_ci = np.isfinite(e).any()
+    ax.errorbar(x, m, yerr=np.where(np.isfinite(e), e, 0) if has_ci else None, capsize=3,
+                label=label + ("" if has_ci else " (one seed: no CI)"), **kw)
+
+
+def metric_vs_step(snapshots, variants, column, ylabel, title, *, ax=None):
+    """Snapshot ``column`` against step, mean and 95% CI over seeds, one series per variant."""
+    with style.context():
+        fig, ax, own = single_axes(ax, (6, 4))
+        for i, v in enumerate(variants):
+            s, m, e = _by_step(snapshots, v, column)
+            _errorbars(ax, s, m, e, i, len(variants), LABELS.get(v, v))
+        step_axis(ax, snapshots["step"])
+        ax.axhline(0, color="0.5", lw=0.6)
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        style.mark_coincident(ax)
+        ax.legend()
+        if own:
+            fig.tight_layout()
     return fig
 
 
-def doc_u_vs_step(records, variants, *, ax=None):
-    """Chunk-local U log10(sqrt(start * end edge) / middle), mean over documents, against step; returns the Figure."""
-    return valley_vs_step(records, variants, key="total_doc_u", title="U inside each document",
-                          ylabel="document-local U log10(sqrt(edges) / middle)", ax=ax)
+def valley_vs_step(snapshots, variants, *, ax=None):
+    """Valley depth log10(n_L / mean middle n_j) of the total profile against step; returns the Figure."""
+    return metric_vs_step(snapshots, variants, "total_valley",
+                          r"valley depth $\log_{10}(n_L \,/\, \overline{n}_{\mathrm{middle}})$",
+                          "relative valley over training", ax=ax)
 
 
-def pathways_vs_step(records, *, ax=None):
-    """Value and score pathway norms (all positions) against step, baseline, mean +- SE; returns the Figure."""
-    fig, ax, own = single_axes(ax, (6, 4))
-    for path in ("total", "value", "score"):
-        s, m, e = _by_step(records, "none", f"{path}_norm")
-        ax.errorbar(s, m, yerr=e, marker="o", capsize=3, label=path)
-    _xaxis(ax)
-    ax.set_yscale("log")
-    ax.set_ylabel("sqrt(sum_j ||J_j||_F^2)")
-    ax.legend()
-    ax.set_title("value vs score pathway (baseline)")
-    if own:
-        fig.tight_layout()
+def doc_u_vs_step(snapshots, variants, *, ax=None):
+    """Document-local U (mean over documents) against step; returns the Figure."""
+    return metric_vs_step(snapshots, variants, "total_doc_u",
+                          r"document-local U $\log_{10}(\sqrt{n_{\mathrm{start}}\, n_{\mathrm{end}}}"
+                          r" \,/\, n_{\mathrm{middle}})$", "U inside each document", ax=ax)
+
+
+def pathways_vs_step(snapshots, *, variant="none", ax=None):
+    """Total, value and score pathway norms against step (one variant), mean and 95% CI; log y (raw values)."""
+    with style.context():
+        fig, ax, own = single_axes(ax, (6, 4))
+        below = 0
+        for i, path in enumerate(PATHWAY_LABELS):
+            s, m, e = _by_step(snapshots, variant, f"{path}_norm")
+            _errorbars(ax, s, m, e, i, len(PATHWAY_LABELS), PATHWAY_LABELS[path])
+            below += int(np.sum(np.isfinite(e) & (m - e <= 0)))
+        step_axis(ax, snapshots["step"])
+        ax.set_yscale("log")
+        style.annotate_clipping(ax, "y", ax.get_ylim()[0], below, what="CI lower ends",
+                                note="at or below 0, cut by the log axis")
+        ax.set_ylabel(r"pathway norm $\sqrt{\sum_j \|J_j\|_F^2}$")
+        ax.set_title(f"value vs score pathway ({LABELS.get(variant, variant)})")
+        style.mark_coincident(ax)
+        ax.legend()
+        if own:
+            fig.tight_layout()
     return fig
 
 
-def profiles_at_steps(profile_rows, boundaries, *, variant="none", seed=None, pathway="total", ax=None):
-    """Normalized profiles n_j / sum n at each snapshot step, document starts dashed; returns the Figure.
+def profiles_at_steps(profiles, boundaries, *, variant="none", seed=None, pathway="total", ax=None):
+    """Normalized profiles n_j / sum n at each snapshot step (one variant and seed), document starts dashed.
 
-    Args:
-      profile_rows: one dict per (intervention, seed, step, position), in
-        position order, with the pathway values.
-      boundaries: array indices (0-based) of the documents' first tokens;
-        drawn at their positions j = index + 1.
+    ``boundaries``: 0-based array indices of the documents' first tokens, drawn at j = index + 1.
     """
-    rows = [r for r in profile_rows if r["intervention"] == variant]
-    seed = rows[0]["seed"] if seed is None else seed
-    rows = [r for r in rows if r["seed"] == seed]
-    steps = sorted({r["step"] for r in rows})
-    fig, ax, own = single_axes(ax, (7, 4))
-    cmap = matplotlib.colormaps["viridis"]
-    for i, s in enumerate(steps):
-        n = np.array([r[pathway] for r in rows if r["step"] == s], float)
-        ax.plot(np.arange(1, n.size + 1), n / n.sum(), color=cmap(i / max(len(steps) - 1, 1)), lw=1, label=f"step {s}")
-    for b in boundaries:
-        ax.axvline(b + 1, color="k", ls="--", lw=0.7)
-    ax.set_yscale("log")
-    ax.set_xlabel("input position j")
-    ax.set_ylabel(f"{pathway} influence (normalized)")
-    ax.set_title(f"{variant}, seed {seed}: profiles at snapshot steps")
-    ax.legend(fontsize=7, ncol=2)
-    if own:
-        fig.tight_layout()
+    rows = profiles[profiles["intervention"] == variant]
+    seed = int(rows["seed"].min()) if seed is None else seed
+    rows = rows[rows["seed"] == seed]
+    steps = sorted(rows["step"].unique())
+    with style.context():
+        fig, ax, own = single_axes(ax, (7, 4))
+        from matplotlib import colormaps
+
+        cmap = colormaps["viridis"]
+        for i, s in enumerate(steps):
+            r = rows[rows["step"] == s].sort_values("j")
+            n = r[pathway].to_numpy(float)
+            ax.plot(r["j"], n / n.sum(), color=cmap(i / max(len(steps) - 1, 1)), lw=1.2, label=f"$t = {int(s)}$")
+        for k, b in enumerate(boundaries):
+            ax.axvline(b + 1, color="k", ls="--", lw=0.7, label="document start (BOS)" if k == 0 else None)
+        ax.set_yscale("log")
+        ax.set_xlabel(r"input position $j$")
+        ax.set_ylabel(r"normalized influence $n_j / \sum_i n_i$")
+        ax.set_title(f"{LABELS.get(variant, variant)}, seed {seed}: {pathway} profile at each snapshot")
+        ax.legend(ncol=2)
+        if own:
+            fig.tight_layout()
     return fig
 
 
-def accuracy_by_needle_bin(records, variants, bins, chance=None, *, ax=None):
-    """Retrieval accuracy per needle bin at the last step, each variant, mean +- SE over seeds.
-
-    Args:
-      bins: number of needle bins (records hold acc_bin0 .. acc_bin{bins-1}).
-      chance: chance accuracy, drawn as a dotted line (None: no line).
-
-    Returns:
-      The Figure.
-    """
-    last = max(r["step"] for r in records)
-    fig, ax, own = single_axes(ax, (6, 4))
-    x = (np.arange(bins) + 0.5) / bins
-    for k, v in enumerate(variants):
-        stats = np.array([mean_se([r[f"acc_bin{b}"] for r in records if r["intervention"] == v and r["step"] == last])
-                          for b in range(bins)])
-        m, e = stats[:, 0], np.nan_to_num(stats[:, 1])
-        ax.errorbar(x + 0.01 * (k - len(variants) / 2), m, yerr=e, marker="o", capsize=3, label=v)
-    if chance is not None:
-        ax.axhline(chance, color="gray", ls=":", label=f"chance {chance:.3f}")
-    ax.set_xlabel("needle position (bin centre)")
-    ax.set_ylabel("accuracy")
-    ax.set_title(f"retrieval accuracy by needle bin, step {last}")
-    ax.legend(fontsize=8)
-    if own:
-        fig.tight_layout()
+def accuracy_by_needle_bin(accuracy, variants, chance=None, *, ax=None):
+    """Retrieval accuracy per needle bin at the last step, each variant, mean and 95% CI over seeds."""
+    last = accuracy["step"].max()
+    rows = accuracy[accuracy["step"] == last]
+    with style.context():
+        fig, ax, own = single_axes(ax, (6, 4))
+        bins = sorted(rows["bin"].unique())
+        width = 1.0 / max(len(bins), 1)
+        for k, v in enumerate(variants):
+            mine = rows[rows["intervention"] == v]
+            x = np.array([mine[mine["bin"] == b]["x"].iloc[0] for b in bins])
+            st = np.array([mean_ci(mine[mine["bin"] == b]["accuracy"]) for b in bins])
+            offset = 0.08 * width * (k - (len(variants) - 1) / 2)  # side by side: equal points stay visible
+            _errorbars(ax, x + offset, st[:, 0], st[:, 1], k, len(variants), LABELS.get(v, v))
+        if chance is not None:
+            ax.axhline(chance, color="0.3", ls=":", label=f"chance {chance:.3f}")
+        ax.set_xlabel(r"needle position in the context (bin centre, fraction of the pairs)")
+        ax.set_ylabel("retrieval accuracy")
+        ax.set_title(f"accuracy by needle bin at step {int(last)}")
+        ax.legend()
+        if own:
+            fig.tight_layout()
     return fig
 
 
-
-
-def all_figures(records, profile_rows, exp, boundaries, run_dir, *, chance=None) -> list[pathlib.Path]:
-    """Write the PNGs into ``run_dir``; returns their paths.
-
-    valley_vs_step, pathways_vs_step and profiles_at_steps always;
-    doc_u_vs_step unless the task is "retrieval"; accuracy_by_needle_bin.png
-    unless it is "lm", with ``chance`` (train.tasks.chance_accuracy of the
-    base config) as its dotted line.
-    """
-    figs = {"valley_vs_step": valley_vs_step(records, exp.variants),
-            "pathways_vs_step": pathways_vs_step(records),
-            "profiles_at_steps": profiles_at_steps(profile_rows, boundaries)}
-    if exp.base.task != "retrieval":
-        figs["doc_u_vs_step"] = doc_u_vs_step(records, exp.variants)
-    if exp.base.task != "lm":
-        figs["accuracy_by_needle_bin"] = accuracy_by_needle_bin(records, exp.variants, exp.base.needle_bins, chance)
-    return [save(fig, pathlib.Path(run_dir) / f"{name}.png", dpi=110) for name, fig in figs.items()]
+def all_figures(tables: dict, exp, *, boundaries, chance=None) -> dict:
+    """{stem: Figure}: fig1_valley, fig2_pathways, fig3_profiles always; fig4_doc_u unless the task is
+    "retrieval"; fig5_accuracy unless it is "lm" (``chance``: its dotted line)."""
+    snaps = tables["snapshots"]
+    figs = {"fig1_valley": valley_vs_step(snaps, exp.variants),
+            "fig2_pathways": pathways_vs_step(snaps),
+            "fig3_profiles": profiles_at_steps(tables["profiles"], boundaries)}
+    if exp.base.task != "retrieval" and snaps["total_doc_u"].notna().any():
+        figs["fig4_doc_u"] = doc_u_vs_step(snaps, exp.variants)
+    if exp.base.task != "lm" and "accuracy" in tables:
+        figs["fig5_accuracy"] = accuracy_by_needle_bin(tables["accuracy"], exp.variants, chance)
+    return figs

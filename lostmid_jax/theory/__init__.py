@@ -11,7 +11,9 @@ a_l the attention weight of block l.
 
 Other Step-0 attention priors replace M by another row-stochastic A
 (``prior=``: Causal, Bidirectional, SlidingWindow, Chunks, PrefixLM, Sinks,
-ALiBi; :mod:`.priors`). Every row, for every prior and arithmetic (float64,
+ALiBi; :mod:`.priors`; and Content, softmax attention with a self bonus,
+key scores, ALiBi, head weights and a temperature over any of these masks,
+:mod:`.content`). Every row, for every prior and arithmetic (float64,
 log space, exact rationals, mpmath, arb balls), runs through one structured
 operator r -> r A (:mod:`.prior_ops` over :mod:`._arith`) in O(H L); the
 dense matrices of :mod:`.cesaro` and :mod:`.prior_matrix` are the
@@ -36,24 +38,69 @@ progress bars; experiments built on this math live in
 True
 """
 
-from ._validate import check_alpha, check_band, check_depth, check_length
-from .cesaro import cesaro_matrix, exact_matmul, mixing_matrix
-from .continuum import continuum_density, continuum_moment, log_continuum_density, recency_weight
-from .hops import hop_distribution, log_hop_distribution
-from .influence import influence_row, log_influence_row
-from .prior_matrix import attention_matrix
-from .middle import MIDDLE_X, ProfileBands, band_masks, distance_from_middle, middle_index, middle_mask, positions
-from .prior_specs import default_priors, parse_prior, prior_spec
-from .resources import Limits, current_limits, limits
-from .priors import PRIORS, ALiBi, Bidirectional, Causal, Chunks, PrefixLM, SlidingWindow, Sinks, check_prior
-from .schedules import power_law_schedule
-from .summary import ProfileSummary, continuum_summary, summarize_log_row
+from .._lazy import lazy_exports
+
+# Submodules load on first use (PEP 562): importing one small piece (a config reading the
+# ALiBi slope rule, say) does not pull in scipy or mpmath.
+_EXPORTS = {
+    "check_alpha": "._validate",
+    "check_band": "._validate",
+    "check_depth": "._validate",
+    "check_length": "._validate",
+    "cesaro_matrix": ".cesaro",
+    "exact_matmul": ".cesaro",
+    "mixing_matrix": ".cesaro",
+    "continuum_density": ".continuum",
+    "continuum_moment": ".continuum",
+    "log_continuum_density": ".continuum",
+    "recency_weight": ".continuum",
+    "hop_distribution": ".hops",
+    "log_hop_distribution": ".hops",
+    "influence_row": ".influence",
+    "log_influence_row": ".influence",
+    "Content": ".content",
+    "attention_matrix": ".prior_matrix",
+    "content_matrix": ".prior_matrix",
+    "MIDDLE_X": ".middle",
+    "ProfileBands": ".middle",
+    "band_masks": ".middle",
+    "distance_from_middle": ".middle",
+    "middle_index": ".middle",
+    "middle_mask": ".middle",
+    "positions": ".middle",
+    "default_priors": ".prior_specs",
+    "parse_prior": ".prior_specs",
+    "prior_spec": ".prior_specs",
+    "Limits": ".resources",
+    "current_limits": ".resources",
+    "limits": ".resources",
+    "PRIORS": ".priors",
+    "ALiBi": ".priors",
+    "Bidirectional": ".priors",
+    "Causal": ".priors",
+    "Chunks": ".priors",
+    "PrefixLM": ".priors",
+    "SlidingWindow": ".priors",
+    "Sinks": ".priors",
+    "check_prior": ".priors",
+    "power_law_schedule": ".schedules",
+    "ProfileSummary": ".summary",
+    "continuum_summary": ".summary",
+    "summarize_log_row": ".summary",
+}
+
+_SUBMODULES = ("alibi_slopes", "cesaro", "content", "content_ops", "continuum", "hops", "influence",
+               "influence_jax", "middle", "middle_laws", "prior_matrix", "prior_ops", "prior_specs", "priors",
+               "resources", "schedules", "summary")
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, _SUBMODULES)
 
 __all__ = [
     "ALiBi",
     "Bidirectional",
     "Causal",
     "Chunks",
+    "Content",
     "Limits",
     "MIDDLE_X",
     "PRIORS",
@@ -72,6 +119,7 @@ __all__ = [
     "check_prior",
     "continuum_density",
     "continuum_moment",
+    "content_matrix",
     "continuum_summary",
     "current_limits",
     "default_priors",

@@ -13,6 +13,8 @@ for :class:`FieldOps`.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy import special
 
@@ -65,6 +67,30 @@ class FloatOps:
     def pow2(self, exponent) -> float:
         return 2.0 ** float(exponent)
 
+    def scalar(self, value):
+        """A nonnegative real (a head weight) as a number of this arithmetic."""
+        return float(value)
+
+    def exp(self, x):
+        """e^x for plain parameters x (a number or array from :meth:`param`)."""
+        return np.exp(np.asarray(x, dtype=np.float64))
+
+    def expm1(self, x):
+        """e^x - 1 for a plain parameter x >= 0."""
+        return float(np.expm1(float(x)))
+
+    def one_minus_exp(self, x):
+        """1 - e^x for a plain parameter x < 0."""
+        return -math.expm1(float(x))
+
+    def inv(self, x: np.ndarray) -> np.ndarray:
+        """1 / x elementwise for positive numbers of this arithmetic."""
+        return 1.0 / x
+
+    def sub(self, x, y):
+        """x - y for x >= y >= 0 (the only subtraction: a negative self bonus)."""
+        return x - y
+
     def geometric_recip_norm(self, m: float, length: int) -> np.ndarray:
         """1 / Z_i, Z_i = sum_{d<i} e^(-m d) = (1 - e^(-m i)) / (1 - e^(-m)), i = 1..L."""
         i = np.arange(1, length + 1, dtype=np.float64)
@@ -76,6 +102,17 @@ class FloatOps:
         from scipy import signal  # ~0.6 s to import; only ALiBi rows need it
 
         return signal.lfilter([1.0], [1.0, -np.exp(-m)], u[::-1])[::-1]
+
+    def geometric_suffix_rows(self, x: np.ndarray, m: float) -> np.ndarray:
+        """:meth:`geometric_suffix` of each row of x [B, w], one call."""
+        from scipy import signal
+
+        return signal.lfilter([1.0], [1.0, -np.exp(-m)], x[:, ::-1], axis=1)[:, ::-1]
+
+    def geometric_powers(self, m: float, n: int) -> np.ndarray:
+        """e^(-m k) for k = 0..n-1."""
+        with np.errstate(over="ignore"):
+            return np.exp(-m * np.arange(n, dtype=np.float64))
 
 
 class LogOps(FloatOps):
@@ -106,6 +143,26 @@ class LogOps(FloatOps):
         a = float(a)
         return np.logaddexp(np.log1p(-a) + row, np.log(a) + new)
 
+    def scalar(self, value):
+        return math.log(value) if value > 0 else -math.inf
+
+    def exp(self, x):
+        return np.asarray(x, dtype=np.float64)
+
+    def expm1(self, x):
+        x = float(x)
+        return -math.inf if x == 0 else x + math.log(-math.expm1(-x))
+
+    def one_minus_exp(self, x):
+        return math.log(-math.expm1(float(x)))
+
+    def inv(self, x: np.ndarray) -> np.ndarray:
+        return -x
+
+    def sub(self, x, y):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(y == -np.inf, x, x + np.log1p(-np.exp(y - x)))
+
     def geometric_recip_norm(self, m: float, length: int) -> np.ndarray:
         i = np.arange(1, length + 1, dtype=np.float64)
         with np.errstate(over="ignore"):
@@ -124,6 +181,10 @@ class LogOps(FloatOps):
         if m * (u.size - 1) <= SHIFT_LIMIT:
             shift = m * np.arange(u.size, dtype=np.float64)
             return shift + np.logaddexp.accumulate((u - shift)[::-1])[::-1]
+        return self._doubling_suffix(u, m)
+
+    @staticmethod
+    def _doubling_suffix(u: np.ndarray, m: float) -> np.ndarray:
         s, d = np.array(u, dtype=np.float64), 1
         with np.errstate(over="ignore"):
             while d < s.size:
@@ -131,6 +192,16 @@ class LogOps(FloatOps):
                 nxt[:-d] = np.logaddexp(s[:-d], s[d:] - m * d)
                 s, d = nxt, 2 * d
         return s
+
+    def geometric_suffix_rows(self, x: np.ndarray, m: float) -> np.ndarray:
+        width = x.shape[1]
+        if m * (width - 1) <= SHIFT_LIMIT:
+            shift = m * np.arange(width, dtype=np.float64)
+            return shift + np.logaddexp.accumulate((x - shift)[:, ::-1], axis=1)[:, ::-1]
+        return np.stack([self._doubling_suffix(row, m) for row in x])
+
+    def geometric_powers(self, m: float, n: int) -> np.ndarray:
+        return -m * np.arange(n, dtype=np.float64)
 
 
 class FieldOps:
@@ -179,6 +250,31 @@ class FieldOps:
     def pow2(self, exponent):
         return self.field.pow2(exponent)
 
+    def scalar(self, value):
+        return self.field.convert(value)
+
+    def exp(self, x):
+        if isinstance(x, np.ndarray):
+            out = np.empty(x.shape, dtype=object)
+            out.flat[:] = [self.field.exp(v) for v in x.flat]
+            return out
+        return self.field.exp(x)
+
+    def expm1(self, x):
+        return self.field.exp(x) - self.field.one
+
+    def one_minus_exp(self, x):
+        return self.field.one - self.field.exp(x)
+
+    def inv(self, x: np.ndarray) -> np.ndarray:
+        one = self.field.one
+        out = np.empty(x.shape, dtype=object)
+        out.flat[:] = [one / v for v in x.flat]
+        return out
+
+    def sub(self, x, y):
+        return x - y
+
     def geometric_recip_norm(self, m, length: int) -> np.ndarray:
         q, one = self.field.exp(-m), self.field.one
         norms, z = [], self.zero
@@ -187,6 +283,20 @@ class FieldOps:
             norms.append(one / z)
         out = np.empty(length, dtype=object)
         out[:] = norms
+        return out
+
+    def geometric_suffix_rows(self, x: np.ndarray, m) -> np.ndarray:
+        out = np.empty(x.shape, dtype=object)
+        for b in range(x.shape[0]):
+            out[b] = self.geometric_suffix(x[b], m)
+        return out
+
+    def geometric_powers(self, m, n: int) -> np.ndarray:
+        q, value = self.field.exp(-m), self.field.one
+        out = np.empty(n, dtype=object)
+        for k in range(n):
+            out[k] = value
+            value = value * q
         return out
 
     def geometric_suffix(self, u: np.ndarray, m) -> np.ndarray:

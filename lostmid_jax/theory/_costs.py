@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from .content import Content
 from .priors import ALiBi, Bidirectional, Chunks, SlidingWindow, Sinks
 from .resources import check_budget, check_operations
 
@@ -76,6 +77,10 @@ def value_bits(value) -> int:
 def _prior_terms(prior, length: int) -> tuple[float, float, float, str]:
     """(entry multiplier, extra numpy calls per layer, exact bits per layer from the row sizes, description)."""
     length = _num(length)
+    if isinstance(prior, Content):
+        per_head = length if prior.dense else 6.0  # dense kernels: L entries per row entry
+        return (per_head * prior.heads, 8.0 * prior.heads, 1.45 * length,
+                f"prior=Content(heads={prior.heads}{', dense' if prior.dense else ''})")
     if isinstance(prior, ALiBi):
         return 2.0 * prior.n_heads, 2.0 * prior.n_heads, 1.45 * length, f"prior=ALiBi(n_heads={prior.n_heads})"
     if isinstance(prior, Chunks):
@@ -107,6 +112,8 @@ def check_row(length: int, depth: int, prior, arithmetic: str, *, dps: int = 0, 
     per_entry = number_ns(arithmetic, dps, bits / 2)
     operations = active * (CALL_NS * (1 + calls) + length * mult * per_entry)
     heads = prior.n_heads if isinstance(prior, ALiBi) else 0
+    if isinstance(prior, Content):  # norms (and dense kernels) per layer row and head, once
+        heads = prior.heads * prior.layers * (length if prior.dense else 1.0)
     operations += heads * length * per_entry  # ALiBi norms, once
     nbytes = length * number_bytes(arithmetic, dps, bits) * (8 + 2 * heads) + 8.0 * active
     what = f"length={shown}, depth={depth}" + (f", {prior_text}" if prior_text else "")

@@ -32,7 +32,8 @@ from ._arith import FieldOps, FloatOps, LogOps
 from ._fields import arb_field, fraction_field, mpmath_field
 from ._validate import alpha_schedule, check_backend, check_depth, check_dps, check_length
 from .prior_ops import rollout_row, row_operator
-from .priors import Causal, check_prior
+from .content import Content
+from .priors import ALiBi, Causal, check_prior
 
 
 def influence_row(length: int, depth: int, alpha, *, prior=Causal(), backend: str = "float64", dps: int = 50):
@@ -50,12 +51,15 @@ def influence_row(length: int, depth: int, alpha, *, prior=Causal(), backend: st
       prior: the Step-0 attention matrix A, one of :mod:`.priors`
         (``Causal()``, ``Bidirectional()``, ``SlidingWindow(w)``,
         ``Chunks(lengths)``, ``PrefixLM(n)``, ``Sinks(s, window)``,
-        ``ALiBi(n_heads)``).
+        ``ALiBi(n_heads)``, ``Content(mask, heads, diag, ...)``; a Content
+        prior with per-layer values needs depth equal to its layer count).
       backend: "float64" (numpy array [L]), "jax" (jitted float64 jax array
-        [L]; Causal prior only), "mpmath" (list of L mpf at ``dps`` digits,
+        [L]; Causal, ALiBi, and Content over the causal mask),
+        "mpmath" (list of L mpf at ``dps`` digits,
         local context), "arb" (list of L python-flint arb balls certified to
         contain the exact value), "exact" (list of L ``fractions.Fraction``;
-        small L only; ALiBi needs irrational weights, so not with ALiBi).
+        small L only; ALiBi and Content with e^(score) terms need
+        irrational weights, so not with those).
       dps: decimal digits for "mpmath" and "arb", an int in [5, max_dps]
         (checked for every backend).
 
@@ -80,24 +84,44 @@ def influence_row(length: int, depth: int, alpha, *, prior=Causal(), backend: st
     prior = check_prior(prior, length)
     backend = check_backend(backend)
     dps = check_dps(dps)
+    _check_layers(prior, depth)
     _costs.check_row(length, depth, prior, backend, dps=dps)
     schedule = alpha_schedule(depth, alpha)
     if backend == "float64":
         ops = FloatOps()
         return rollout_row(length, schedule, row_operator(prior, length, ops), ops)
     if backend == "jax":
-        if not isinstance(prior, Causal):
-            raise ValueError(f"backend 'jax' supports prior=Causal() only, got prior={prior!r}; use backend='float64'")
         from . import influence_jax  # jax only when asked for
 
-        return influence_jax.row_jax(length, schedule)
+        if isinstance(prior, Causal):
+            return influence_jax.row_jax(length, schedule)
+        if isinstance(prior, ALiBi):  # the same heads as a Content prior over the causal mask
+            prior = Content(heads=prior.n_heads, slopes=prior.rule if prior.slopes is None else prior.slopes)
+        return influence_jax.content_row_jax(length, schedule, prior)
     if backend == "exact":
+        _check_rational(prior)
         _costs.check_row(length, depth, prior, backend, schedule=schedule)
         return _field_row(length, schedule, prior, fraction_field())
     if backend == "mpmath":
         return _field_row(length, schedule, prior, mpmath_field(dps))
     with arb_field(dps) as field:
         return _field_row(length, schedule, prior, field)
+
+
+def _check_layers(prior, depth: int) -> None:
+    """A Content prior with per-layer values fits only its own depth."""
+    if isinstance(prior, Content) and prior.layers > 1 and prior.layers != depth:
+        raise ValueError(f"depth is {depth} but the prior gives per-layer values for {prior.layers} layers; they must match")
+
+
+def _check_rational(prior) -> None:
+    """backend 'exact' needs rational weights: a Content prior without scores, bonus or ALiBi terms."""
+    if not isinstance(prior, Content):
+        return
+    if prior.has_alibi or prior.scores is not None and any(c != prior.scores[0] for c in prior.scores) or any(
+            d != 0 for row in prior.diag for d in row):
+        raise ValueError("backend 'exact' needs rational attention weights: this Content prior has e^(score) terms "
+                         "(nonzero diag, varying scores or ALiBi slopes); use backend='mpmath' or 'arb'")
 
 
 def _field_row(length: int, schedule: tuple, prior, field) -> list:
@@ -154,6 +178,7 @@ def log_influence_row(length: int, depth: int, alpha, *, prior=Causal()) -> np.n
     length = check_length(length)
     depth = check_depth(depth)
     prior = check_prior(prior, length)
+    _check_layers(prior, depth)
     _costs.check_row(length, depth, prior, "log")
     schedule = alpha_schedule(depth, alpha)
     ops = LogOps()

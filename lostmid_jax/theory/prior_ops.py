@@ -13,6 +13,9 @@ allowed set, so with u_i = r_i / c_i (c_i = |S_i|, 1-based i, j):
                     c_i = min(i, w) + max(0, min(s, i - w))
     ALiBi           (rA)_j = (1/n) sum_h s^h_j,  s^h_j = sum_{i >= j} (r_i / Z_i^h) e^(-m_h (i-j)),
                     a reverse linear scan s_j = u_j + e^(-m) s_{j+1} per head.
+    Content         softmax of self bonus, key scores and ALiBi over a mask
+                    (:mod:`.content_ops`): O(L) per head, dense only for ALiBi
+                    with a mask other than causal; one operator per layer.
 
 Window sums use the van Herk / Gil-Werman split into blocks of w: a window
 [j, j+w-1] is the suffix of j's block plus the prefix of the next block,
@@ -26,10 +29,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from fractions import Fraction
-
 import numpy as np
 
+from .content import Content
 from .priors import ALiBi, Bidirectional, Causal, Chunks, PrefixLM, SlidingWindow, Sinks
 
 
@@ -69,7 +71,7 @@ def _uniform(counts: np.ndarray, ops, gather: Callable) -> Callable:
 
 
 def _causal(prior: Causal, length: int, ops) -> Callable:
-    return _uniform(_positions(length), ops, lambda u: suffix(u, ops))
+    return _uniform(_positions(length), ops, mask_gather(prior, length, ops))
 
 
 def _bidirectional(prior: Bidirectional, length: int, ops) -> Callable:
@@ -79,29 +81,16 @@ def _bidirectional(prior: Bidirectional, length: int, ops) -> Callable:
 
 def _sliding_window(prior: SlidingWindow, length: int, ops) -> Callable:
     w = min(prior.width, length)  # w >= L is causal (and a huge w stays a Python int)
-    return _uniform(np.minimum(_positions(length), w), ops, lambda u: window_sums(u, w, ops))
+    return _uniform(np.minimum(_positions(length), w), ops, mask_gather(prior, length, ops))
 
 
 def _chunks(prior: Chunks, length: int, ops) -> Callable:
-    ends = np.cumsum(prior.lengths)
-    starts = ends - np.asarray(prior.lengths)
     counts = np.concatenate([np.arange(1, n + 1) for n in prior.lengths])
-
-    def gather(u):
-        return np.concatenate([suffix(u[s:e], ops) for s, e in zip(starts, ends)])
-
-    return _uniform(counts, ops, gather)
+    return _uniform(counts, ops, mask_gather(prior, length, ops))
 
 
 def _prefix_lm(prior: PrefixLM, length: int, ops) -> Callable:
-    n = prior.prefix
-
-    def gather(u):
-        out = suffix(u, ops)
-        out[:n] = out[0]  # every query sees the whole prefix
-        return out
-
-    return _uniform(np.maximum(_positions(length), n), ops, gather)
+    return _uniform(np.maximum(_positions(length), prior.prefix), ops, mask_gather(prior, length, ops))
 
 
 def _sinks(prior: Sinks, length: int, ops) -> Callable:
@@ -109,21 +98,12 @@ def _sinks(prior: Sinks, length: int, ops) -> Callable:
     if w is None or w >= length:
         return _causal(Causal(), length, ops)
     i = _positions(length)
-    counts = np.minimum(i, w) + np.maximum(0, np.minimum(s, i - w))
-    n_extra = max(0, min(s, length - w))  # sinks j that queries beyond their window still see
-
-    def gather(u):
-        out = window_sums(u, w, ops)
-        if n_extra:
-            out[:n_extra] = ops.add(out[:n_extra], suffix(u, ops)[w:w + n_extra])
-        return out
-
-    return _uniform(counts, ops, gather)
+    return _uniform(np.minimum(i, w) + np.maximum(0, np.minimum(s, i - w)), ops, mask_gather(prior, length, ops))
 
 
 def _alibi(prior: ALiBi, length: int, ops) -> Callable:
     if prior.slopes is None:
-        slopes = [ops.pow2(Fraction(-8 * h, prior.n_heads)) for h in range(1, prior.n_heads + 1)]
+        slopes = [ops.pow2(e) for e in prior.slope_values()]  # exact exponents of the slope rule
     else:
         slopes = [ops.param(m) for m in prior.slopes]
     norms = [ops.geometric_recip_norm(m, length) for m in slopes]
@@ -134,6 +114,77 @@ def _alibi(prior: ALiBi, length: int, ops) -> Callable:
         return ops.mul(functools.reduce(ops.add, heads), inv_heads)
 
     return apply
+
+
+def mask_gather(prior, length: int, ops) -> Callable[[np.ndarray], np.ndarray]:
+    """u -> G(u), G(u)_j = sum_{i : j in S_i} u_i (the transposed mask sum) of a uniform prior, O(L)."""
+    if isinstance(prior, Causal) or isinstance(prior, Sinks) and (prior.window is None or prior.window >= length):
+        return lambda u: suffix(u, ops)
+    if isinstance(prior, Bidirectional):
+        return lambda u: ops.full(length, ops.total(u))
+    if isinstance(prior, SlidingWindow):
+        w = min(prior.width, length)
+        return lambda u: window_sums(u, w, ops)
+    if isinstance(prior, Chunks):
+        ends = np.cumsum(prior.lengths)
+        starts = ends - np.asarray(prior.lengths)
+        return lambda u: np.concatenate([suffix(u[s:e], ops) for s, e in zip(starts, ends)])
+    if isinstance(prior, PrefixLM):
+        n = prior.prefix
+
+        def gather(u):
+            out = suffix(u, ops)
+            out[:n] = out[0]  # every query sees the whole prefix
+            return out
+
+        return gather
+    s, w = prior.count, prior.window  # Sinks with a window shorter than L
+    n_extra = max(0, min(s, length - w))  # sinks j that queries beyond their window still see
+
+    def gather(u):
+        out = window_sums(u, w, ops)
+        if n_extra:
+            out[:n_extra] = ops.add(out[:n_extra], suffix(u, ops)[w:w + n_extra])
+        return out
+
+    return gather
+
+
+def mask_forward(prior, length: int, ops) -> Callable[[np.ndarray], np.ndarray]:
+    """g -> F(g), F(g)_i = sum_{j in S_i} g_j (the row sums of a uniform prior weighted by g), O(L)."""
+    if isinstance(prior, Causal) or isinstance(prior, Sinks) and (prior.window is None or prior.window >= length):
+        return lambda g: ops.accumulate(g)
+    if isinstance(prior, Bidirectional):
+        return lambda g: ops.full(length, ops.total(g))
+    if isinstance(prior, SlidingWindow):
+        w = min(prior.width, length)
+        return lambda g: window_sums(g[::-1], w, ops)[::-1]
+    if isinstance(prior, Chunks):
+        ends = np.cumsum(prior.lengths)
+        starts = ends - np.asarray(prior.lengths)
+        return lambda g: np.concatenate([ops.accumulate(g[s:e]) for s, e in zip(starts, ends)])
+    if isinstance(prior, PrefixLM):
+        n = prior.prefix
+
+        def forward(g):
+            out = ops.accumulate(g)
+            if n:
+                out[:n] = out[n - 1]  # queries 1..n see keys 1..n
+            return out
+
+        return forward
+    s, w = prior.count, prior.window
+    i = np.arange(w + 1, length + 1)  # queries past their first window: + sinks 1..min(s, i - w)
+    k = np.minimum(s, i - w)
+    i, k = i[k >= 1], k[k >= 1]
+
+    def forward(g):
+        out = np.array(window_sums(g[::-1], w, ops)[::-1])
+        if i.size:
+            out[i - 1] = ops.add(out[i - 1], ops.accumulate(g)[k - 1])
+        return out
+
+    return forward
 
 
 _BUILDERS = {
@@ -147,6 +198,13 @@ _BUILDERS = {
 }
 
 
+def _content(prior, length: int, ops):
+    from .content_ops import layer_operators
+
+    operators = layer_operators(prior, length, ops)
+    return operators[0] if len(operators) == 1 else operators
+
+
 def row_operator(prior, length: int, ops) -> Callable[[np.ndarray], np.ndarray]:
     """The map r -> r A for a validated ``prior`` at length L, in ``ops`` arithmetic.
 
@@ -158,17 +216,28 @@ def row_operator(prior, length: int, ops) -> Callable[[np.ndarray], np.ndarray]:
 
     Returns:
       A function [L] -> [L]; precomputed row sizes / ALiBi norms are reused
-      across calls.
+      across calls. For a :class:`.content.Content` prior with per-layer
+      values, a list of such functions, one per layer.
     """
+    if isinstance(prior, Content):
+        return _content(prior, length, ops)
     return _BUILDERS[type(prior)](prior, length, ops)
 
 
-def rollout_row(length: int, schedule: tuple, operator: Callable, ops) -> np.ndarray:
-    """r_0 = e_L, then r <- (1 - a_l) r + a_l (r A) for each layer: the last row of N_H ... N_1."""
+def rollout_row(length: int, schedule: tuple, operator, ops) -> np.ndarray:
+    """r_0 = e_L, then r <- (1 - a_l) r + a_l (r A_l) for each layer: the last row of N_H ... N_1.
+
+    ``operator``: one function r -> r A for every layer, or a list of H (one per
+    layer). The row meets N_H first (e_L^T N_H ... N_1), which matters only
+    for per-layer operators: with one A all N_l commute, and the layers run
+    in order 1..H.
+    """
+    operators = operator if isinstance(operator, (list, tuple)) else None
+    layers = list(enumerate(schedule))
     row = ops.unit(length)
-    for a in schedule:
+    for layer, a in (layers if operators is None else layers[::-1]):
         if a == 0:
             continue
-        new = operator(row)
+        new = operator(row) if operators is None else operators[layer](row)
         row = new if a == 1 else ops.mix(row, new, a)
     return row

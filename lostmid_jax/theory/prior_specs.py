@@ -11,9 +11,20 @@ chunks:A+B+C           Chunks((A, B, C))
 prefix:N               PrefixLM(N)
 sinks:S                Sinks(S)            (= Causal())
 sinks:S:W              Sinks(S, window=W)
-alibi:N                ALiBi(N)
+alibi:N                ALiBi(N)            (the ALiBi paper's slopes for any N)
+alibi:N:geometric      ALiBi(N, rule="geometric")   (2^(-8h/N) for every N)
 alibi:N:M1/M2/...      ALiBi(N, slopes=(M1, M2, ...))
+content[:MASK]:K=V:...  Content(...) over the mask spec MASK (one of
+                       the above, default causal) with keys heads,
+                       diag, base (one number or one per head,
+                       D1/D2/...), slopes (alibi, geometric, or
+                       M1/M2/...), weights (P1/P2/...), temperature;
+                       e.g. content:diag=2:heads=16:slopes=alibi,
+                       content:sinks:4:256:diag=1 (no commas, so a
+                       list of specs can be comma-separated)
 =====================  =========================================
+
+Content priors with per-key scores or per-layer values have no text form.
 
 :func:`prior_spec` writes the spec that :func:`parse_prior` reads back.
 """
@@ -21,9 +32,11 @@ alibi:N:M1/M2/...      ALiBi(N, slopes=(M1, M2, ...))
 from __future__ import annotations
 
 from ._validate import check_length
+from .alibi_slopes import SLOPE_RULES
+from .content import Content
 from .priors import ALiBi, Bidirectional, Causal, Chunks, PrefixLM, SlidingWindow, Sinks, check_prior
 
-_FORMS = "causal, bidirectional, window:W, chunks:S, chunks:A+B+..., prefix:N, sinks:S, sinks:S:W, alibi:N, alibi:N:M1/M2/..."
+_FORMS = "causal, bidirectional, window:W, chunks:S, chunks:A+B+..., prefix:N, sinks:S, sinks:S:W, alibi:N, alibi:N:geometric, alibi:N:M1/M2/..., content[:MASK]:K=V:..."
 
 
 def _ints(parts: list[str], text: str) -> list[int]:
@@ -48,6 +61,8 @@ def parse_prior(text: str, length: int):
     length = check_length(length)
     if not isinstance(text, str):
         raise ValueError(f"prior spec must be a string ({_FORMS}), got {text!r}")
+    if text.strip().lower().split(":")[0] == "content":
+        return check_prior(_parse_content(text, length), length)
     name, *args = text.strip().lower().split(":")
     counts = {"causal": (0,), "bidirectional": (0,), "window": (1,), "chunks": (1,), "prefix": (1,),
               "sinks": (1, 2), "alibi": (1, 2)}
@@ -68,14 +83,83 @@ def parse_prior(text: str, length: int):
         prior = Sinks(*_ints(args, text))
     else:
         (heads,) = _ints(args[:1], text)
-        slopes = None
-        if len(args) == 2:
+        slopes, rule = None, "alibi"
+        if len(args) == 2 and args[1] in SLOPE_RULES:
+            rule = args[1]
+        elif len(args) == 2:
             try:
                 slopes = tuple(float(m) for m in args[1].split("/"))
             except ValueError:
                 raise ValueError(f"prior spec {text!r}: slopes must be numbers separated by '/'") from None
-        prior = ALiBi(heads, slopes)
+        prior = ALiBi(heads, slopes, rule)
     return check_prior(prior, length)
+
+
+_CONTENT_KEYS = ("heads", "diag", "base", "slopes", "weights", "temperature")
+
+
+def _numbers(key: str, value: str, text: str) -> tuple[float, ...]:
+    try:
+        return tuple(float(v) for v in value.split("/"))
+    except ValueError:
+        raise ValueError(f"prior spec {text!r}: {key} must be numbers separated by '/', got {value!r}") from None
+
+
+def _parse_content(text: str, length: int) -> Content:
+    """content[:MASK]:K=V:... -> Content (keys of :data:`_CONTENT_KEYS`; MASK: the leading parts without '=')."""
+    parts = text.strip().split(":")[1:]
+    mask = [p for p in parts if "=" not in p]
+    if parts and parts[:len(mask)] != mask:
+        raise ValueError(f"prior spec {text!r}: the mask spec must come first, then K=V parts "
+                         f"(keys {', '.join(_CONTENT_KEYS)})")
+    fields = {"mask": ":".join(mask)} if mask else {}
+    for item in parts[len(mask):]:
+        key, _, value = item.partition("=")
+        key, value = key.strip().lower(), value.strip()
+        if key not in _CONTENT_KEYS or key in fields:
+            raise ValueError(f"prior spec {text!r}: expected content[:MASK]:K=V:... with distinct keys from "
+                             f"{', '.join(_CONTENT_KEYS)}; got {item!r}")
+        fields[key] = value
+    kw = {}
+    if "mask" in fields:
+        kw["mask"] = parse_prior(fields["mask"], length)
+    if "heads" in fields:
+        kw["heads"] = _ints([fields["heads"]], text)[0]
+    for key in ("diag", "base"):
+        if key in fields:
+            kw[key] = _numbers(key, fields[key], text)
+    if "slopes" in fields:
+        kw["slopes"] = fields["slopes"].lower() if fields["slopes"].lower() in SLOPE_RULES else _numbers("slopes", fields["slopes"], text)
+    if "weights" in fields:
+        kw["head_weights"] = _numbers("weights", fields["weights"], text)
+    if "temperature" in fields:
+        kw["temperature"] = _numbers("temperature", fields["temperature"], text)[0]
+    return Content(**kw)
+
+
+def _content_spec(prior: Content) -> str:
+    if prior.scores is not None or prior.layers > 1:
+        raise ValueError("a Content prior with per-key scores or per-layer values has no text spec")
+
+    def numbers(values):
+        values = tuple(values)
+        return repr(float(values[0])) if len(set(values)) == 1 else "/".join(repr(float(v)) for v in values)
+
+    parts = [] if isinstance(prior.mask, Causal) else [prior_spec(prior.mask)]
+    if prior.heads != 1:
+        parts.append(f"heads={prior.heads}")
+    for key in ("diag", "base"):
+        if set(getattr(prior, key)[0]) != {0}:
+            parts.append(f"{key}={numbers(getattr(prior, key)[0])}")
+    if isinstance(prior.slopes, str):
+        parts.append(f"slopes={prior.slopes}")
+    elif prior.slopes is not None:
+        parts.append("slopes=" + "/".join(repr(float(v)) for v in prior.slopes[0]))
+    if prior.head_weights is not None:
+        parts.append("weights=" + "/".join(repr(float(v)) for v in prior.head_weights))
+    if prior.temperature != 1:
+        parts.append(f"temperature={float(prior.temperature)!r}")
+    return ":".join(["content", *parts])
 
 
 def prior_spec(prior) -> str:
@@ -83,6 +167,8 @@ def prior_spec(prior) -> str:
 
     >>> prior_spec(ALiBi(2, (0.5, 0.25)))
     'alibi:2:0.5/0.25'
+    >>> prior_spec(ALiBi(12, rule="geometric"))
+    'alibi:12:geometric'
     """
     if isinstance(prior, Causal):
         return "causal"
@@ -99,7 +185,11 @@ def prior_spec(prior) -> str:
     if isinstance(prior, Sinks):
         return f"sinks:{prior.count}" + ("" if prior.window is None else f":{prior.window}")
     if isinstance(prior, ALiBi):
-        return f"alibi:{prior.n_heads}" + ("" if prior.slopes is None else ":" + "/".join(repr(float(m)) for m in prior.slopes))
+        if prior.slopes is None:
+            return f"alibi:{prior.n_heads}" + ("" if prior.rule == "alibi" else f":{prior.rule}")
+        return f"alibi:{prior.n_heads}:" + "/".join(repr(float(m)) for m in prior.slopes)
+    if isinstance(prior, Content):
+        return _content_spec(prior)
     raise ValueError(f"prior must be one of the attention priors, got {prior!r}")
 
 

@@ -25,13 +25,19 @@ Sinks(s, w)        {j <= i : j <= s or j > i - w}   (StreamingLLM: s sink
 
 ALiBi(n_heads) is the softmax of the bias alone, per head h:
 A_h[i, j] = q_h^(i-j) / Z_i(q_h) for j <= i, q_h = e^(-m_h),
-Z_i = sum_{d<i} q_h^d, slopes m_h = 2^(-8 h / n_heads) (Press et al. 2022).
+Z_i = sum_{d<i} q_h^d, slopes m_h by the ALiBi paper's rule for any head
+count (Press et al. 2022; :mod:`.alibi_slopes`), or 2^(-8 h / n_heads) for
+every count when asked for with ``rule="geometric"``.
 The prior is the head average A = (1/n) sum_h A_h: with every head reading
 and writing the same residual stream (value/output maps that average the
 heads), the residual stream mixes heads linearly, so one block applies the
 averaged matrix. A model whose heads never mix (a separate stream per head)
 would instead give (1/n) sum_h prod_l N_l^(h), which differs from
 prod_l (1/n) sum_h N_l^(h) when H >= 2; the toolkit uses the averaged one.
+
+Softmax attention with score terms that survive initialization (a self
+bonus, per-key content scores, per-layer ALiBi slopes, head weights, a
+temperature) over any of the masks above is :class:`.content.Content`.
 
 Fields are validated at construction; conditions that need L (Chunks
 lengths summing to L, prefix <= L, count <= L) by :func:`check_prior`.
@@ -41,10 +47,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from fractions import Fraction
 
 from ..validation import check_int_like, check_real
 from ._validate import check_length
+from .alibi_slopes import SLOPE_RULES, slope_exponents
 from .resources import check_budget, check_max_heads
 
 
@@ -175,55 +181,55 @@ class ALiBi:
     """ALiBi at Step 0: per-head softmax of -m_h (i - j) over j <= i, heads averaged.
 
     Attributes:
-      n_heads: number of heads >= 1.
       n_heads: number of heads, 1 <= n_heads <= max_heads (4,096 unless
         raised with :func:`~lostmid_jax.theory.limits`).
-      slopes: None for the standard m_h = 2^(-8 h / n_heads), h = 1..n_heads
-        (computed at the backend's precision); or n_heads finite slopes >= 0
-        (m = 0 is the uniform causal head), stored as a tuple (NumPy
-        scalars as Python numbers). Any finite slope works, 1e308 included:
-        a huge slope is a one-hot head on the diagonal.
+      slopes: None for the standard slopes of ``rule`` (computed at the
+        backend's precision); or n_heads finite slopes >= 0 (m = 0 is the
+        uniform causal head), stored as a tuple (NumPy scalars as Python
+        numbers). Any finite slope works, 1e308 included: a huge slope is a
+        one-hot head on the diagonal.
+      rule: the standard slopes when ``slopes`` is None: "alibi" (default,
+        the ALiBi paper's rule for any head count: for N not a power of two
+        the first 2^floor(log2 N) slopes are geometric and the rest are every
+        other slope of the doubled count) or "geometric" (2^(-8 h / N) for
+        every N, equal to "alibi" only for N a power of two). See
+        :mod:`.alibi_slopes`. Must stay "alibi" when ``slopes`` is given.
     """
 
     n_heads: int
     slopes: tuple | None = None
+    rule: str = "alibi"
 
     def __post_init__(self):
         n = check_max_heads(check_int_like("n_heads", self.n_heads, 1))
         object.__setattr__(self, "n_heads", n)
+        if not isinstance(self.rule, str) or self.rule not in SLOPE_RULES:
+            raise ValueError(f"rule must be one of {', '.join(SLOPE_RULES)}, got {self.rule!r}")
         if self.slopes is None:
             return
-        if isinstance(self.slopes, (str, bytes, dict, set)) or _size(self.slopes) is None:
-            raise ValueError(f"slopes must be None or a sequence of {n} numbers >= 0, got {self.slopes!r}")
-        if len(self.slopes) != n:
-            raise ValueError(f"slopes has {len(self.slopes)} entries but n_heads is {n}; they must match")
-        values = tuple(check_real(f"slopes[{k}]", m, 0) for k, m in enumerate(self.slopes))
-        for k, m in enumerate(values):
-            try:
-                in_range = math.isfinite(float(m))
-            except OverflowError:
-                in_range = False
-            if not in_range:  # an exact number beyond float range
-                raise ValueError(f"slopes[{k}] must be a finite number within float range, got {m!r}")
-        object.__setattr__(self, "slopes", values)
+        if self.rule != "alibi":
+            raise ValueError(f"rule={self.rule!r} names the standard slopes; it cannot be combined with given slopes")
+        object.__setattr__(self, "slopes", check_slopes("slopes", self.slopes, n))
 
     def slope_values(self) -> tuple:
         """The slopes as given, or the standard ones as exact exponents of 2.
 
         Returns:
           A tuple of n_heads entries: the given numbers, or ``Fraction`` e with
-          m_h = 2^e (e = -8 h / n_heads) for the standard slopes, so each
-          backend evaluates them at its own precision.
+          m_h = 2^e (:func:`.alibi_slopes.slope_exponents` of ``rule``), so
+          each backend evaluates them at its own precision.
         """
         if self.slopes is not None:
             return self.slopes
-        return tuple(Fraction(-8 * h, self.n_heads) for h in range(1, self.n_heads + 1))
+        return slope_exponents(self.n_heads, self.rule)
 
     def float_slopes(self) -> tuple[float, ...]:
         """The slopes m_h as floats.
 
         >>> ALiBi(2).float_slopes()
         (0.0625, 0.00390625)
+        >>> ALiBi(3).float_slopes()
+        (0.0625, 0.00390625, 0.25)
         """
         if self.slopes is not None:
             return tuple(float(m) for m in self.slopes)
@@ -231,7 +237,26 @@ class ALiBi:
 
     @property
     def label(self) -> str:
-        return f"ALiBi {self.n_heads} heads" + ("" if self.slopes is None else " (custom slopes)")
+        if self.slopes is not None:
+            return f"ALiBi {self.n_heads} heads (custom slopes)"
+        return f"ALiBi {self.n_heads} heads" + (" (geometric slopes)" if self.rule == "geometric" else "")
+
+
+def check_slopes(name: str, slopes, n: int) -> tuple:
+    """``n`` finite numbers >= 0 within float range, as a tuple (NumPy scalars as Python numbers)."""
+    if isinstance(slopes, (str, bytes, dict, set)) or _size(slopes) is None:
+        raise ValueError(f"{name} must be None or a sequence of {n} numbers >= 0, got {slopes!r}")
+    if len(slopes) != n:
+        raise ValueError(f"{name} has {len(slopes)} entries but n_heads is {n}; they must match")
+    values = tuple(check_real(f"{name}[{k}]", m, 0) for k, m in enumerate(slopes))
+    for k, m in enumerate(values):
+        try:
+            in_range = math.isfinite(float(m))
+        except OverflowError:
+            in_range = False
+        if not in_range:  # an exact number beyond float range
+            raise ValueError(f"{name}[{k}] must be a finite number within float range, got {m!r}")
+    return values
 
 
 def _size(values) -> int | None:
@@ -249,19 +274,30 @@ def _check_segments(n: int, what: str) -> None:
 
 
 PRIORS = (Causal, Bidirectional, SlidingWindow, Chunks, PrefixLM, Sinks, ALiBi)
+"""The priors of this module; :class:`.content.Content` is accepted too (see :func:`check_prior`)."""
 
 
 def check_prior(prior, length: int):
     """Validate ``prior`` for a sequence of ``length`` positions; return it.
 
+    Accepts :data:`PRIORS` and :class:`.content.Content` (whose mask is
+    checked the same way and whose ``scores`` must hold L values).
+
     Raises:
-      ValueError: naming the argument, if ``prior`` is not one of
-        :data:`PRIORS` or does not fit L (Chunks ``lengths`` not summing to
-        L, ``prefix`` > L, sink ``count`` > L).
+      ValueError: naming the argument, if ``prior`` is not one of these or
+        does not fit L (Chunks ``lengths`` not summing to L, ``prefix`` > L,
+        sink ``count`` > L, ``scores`` not of length L).
     """
+    from .content import Content
+
     length = check_length(length)
+    if isinstance(prior, Content):
+        if prior.scores is not None and len(prior.scores) != length:
+            raise ValueError(f"scores has {len(prior.scores)} entries but length is {length}; they must match")
+        check_prior(prior.mask, length)
+        return prior
     if not isinstance(prior, PRIORS):
-        names = ", ".join(p.__name__ for p in PRIORS)
+        names = ", ".join(p.__name__ for p in PRIORS + (Content,))
         raise ValueError(f"prior must be one of {names}, got {prior!r}")
     if isinstance(prior, Chunks) and sum(prior.lengths) != length:
         raise ValueError(f"Chunks lengths sum to {sum(prior.lengths)} but length is {length}; they must match")

@@ -6,6 +6,7 @@ bins needle bins.
     cfg = TrainConfig(steps=100, model=toy_model(width=64))   # or TrainConfig(**SMOKE)
     result = train(cfg, "runs/x/none/seed0")                  # resumes from its ckpt/
     result.execution                                          # how the model ran ("auto" resolved)
+    cfg, model = load_trained("runs/micro_training/<ts>", seed=0)   # a run's model, newest intact step
 
 Baseline and interventions over seeds, with their verdict: lostmid_jax.experiments.micro_training.
 """
@@ -19,6 +20,7 @@ _EXPORTS = {
     "checkpoint_manager": ".checkpoint",
     "restore_latest": ".checkpoint",
     "save": ".checkpoint",
+    "load_trained": ".export",
     "DEFAULT_MODEL": ".config",
     "INTERVENTIONS": ".config",
     "SMOKE": ".config",
@@ -57,6 +59,7 @@ __all__ = [
     "accuracy_by_needle_bin",
     "checkpoint_manager",
     "init_state",
+    "load_trained",
     "losses",
     "make_optimizer",
     "make_train_step",

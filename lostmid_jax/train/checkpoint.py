@@ -189,6 +189,35 @@ def all_finite(tree) -> bool:
     return True
 
 
+def intact_steps(mngr: ocp.CheckpointManager) -> list[int]:
+    """Sorted steps whose checkpoint matches its manifest (:func:`check_intact`)."""
+    return sorted(s for s in mngr.all_steps() if check_intact(step_dir(mngr, s), s) is None)
+
+
+def restore_step(mngr: ocp.CheckpointManager, step: int, params, opt_state):
+    """(params, opt_state) of checkpoint ``step``; ``params`` and ``opt_state`` are templates.
+
+    Raises:
+      CheckpointError: the step is not intact, orbax cannot restore it, or it does not match the
+        templates or holds NaN / inf (names the directory and the problem).
+    """
+    where = step_dir(mngr, step)
+    target = {"params": params, "opt_state": opt_state}
+    problem = check_intact(where, step)
+    if problem is None:
+        try:
+            got = mngr.restore(step, args=ocp.args.StandardRestore(jax.tree.map(ocp.utils.to_shape_dtype_struct,
+                                                                                target)))
+        except Exception as err:  # orbax raises many types for damaged or mismatched trees
+            problem = f"orbax cannot restore it ({type(err).__name__}: {str(err)[:300]})"
+        else:
+            problem = _mismatch(got, target)
+    if problem is not None:
+        raise CheckpointError(f"checkpoint {where} is unusable: {problem}")
+    got = jax.tree.map(_placed_like, got, target)
+    return got["params"], got["opt_state"]
+
+
 def restore_latest(mngr: ocp.CheckpointManager, params, opt_state):
     """(step, params, opt_state) of the newest usable checkpoint, or None when there is none.
 

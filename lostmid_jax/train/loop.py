@@ -16,6 +16,10 @@ or gradient norm stops the run at once with :class:`TrainingDiverged`,
 before that state is checkpointed. The model runs under
 :func:`.training_execution` (cfg), resolved once when the run starts (attn_impl
 "auto" may build the fused CPU kernel then); RunResult.execution says what ran.
+
+The JSON-lines files are strict JSON (RFC 8259): a NaN or inf value (e.g. a
+boundary spike with no boundary, or the row of a diverged step) is written as
+null, and :func:`read_jsonl` reads null back as NaN.
 """
 
 from __future__ import annotations
@@ -95,6 +99,31 @@ def read_jsonl(path: str | pathlib.Path, upto: int | None = None) -> list[dict]:
     return rows if upto is None else [r for r in rows if r["step"] <= upto]
 
 
+def strict_json(value):
+    """``value`` with every NaN / inf float replaced by None (JSON null), recursively."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: strict_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [strict_json(v) for v in value]
+    return value
+
+
+def _dumps(row: dict) -> str:
+    return json.dumps(strict_json(row), allow_nan=False)
+
+
+def _nan_for_null(value):
+    if value is None:
+        return math.nan
+    if isinstance(value, dict):
+        return {k: _nan_for_null(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_nan_for_null(v) for v in value]
+    return value
+
+
 def _row(path: pathlib.Path, number: int, line: str) -> dict:
     try:
         row = json.loads(line)
@@ -105,7 +134,7 @@ def _row(path: pathlib.Path, number: int, line: str) -> dict:
     if isinstance(step, bool) or not isinstance(step, int) or step < 0:
         raise ValueError(f"{path} line {number} must be a JSON object with an int 'step' >= 0, "
                          f"got {line[:80]!r}; repair or delete that line")
-    return row
+    return {k: v if k == "step" else _nan_for_null(v) for k, v in row.items()}
 
 
 def _write_atomic(path: pathlib.Path, text: str) -> None:
@@ -116,7 +145,7 @@ def _write_atomic(path: pathlib.Path, text: str) -> None:
 
 def _write_jsonl(path: pathlib.Path, rows: list[dict]) -> None:
     if is_process0():  # multi-host: one writer
-        _write_atomic(path, "".join(json.dumps(r) + "\n" for r in rows))
+        _write_atomic(path, "".join(_dumps(r) + "\n" for r in rows))
 
 
 def _check_config(run_dir: pathlib.Path, cfg: TrainConfig) -> None:
@@ -146,7 +175,7 @@ def _check_metric_steps(path: pathlib.Path, rows: list[dict], start: int) -> Non
 
 
 def train(cfg: TrainConfig, run_dir: str | pathlib.Path, *, progress: bool = False,
-          stop_after: int | None = None, mesh=None) -> RunResult:
+          stop_after: int | None = None, mesh=None, log=None) -> RunResult:
     """Train (or resume) one run and record metrics, snapshots and checkpoints.
 
     Args:
@@ -159,6 +188,9 @@ def train(cfg: TrainConfig, run_dir: str | pathlib.Path, *, progress: bool = Fal
       mesh: data-parallel over this Mesh's axis "data" (default:
         parallel.default_mesh(), i.e. none): batch split, state replicated,
         same checkpoints (parallel/data_parallel.py).
+      log: called with one line per set-up phase (building the model,
+        resuming, the step-0 snapshot, the first training steps, which
+        compile); default: this module's logger at DEBUG.
 
     Raises:
       CheckpointError: the directory holds another config's run, or checkpoints none of which is intact.
@@ -170,20 +202,25 @@ def train(cfg: TrainConfig, run_dir: str | pathlib.Path, *, progress: bool = Fal
     run_dir = pathlib.Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     _check_config(run_dir, cfg)
+    say = log or _LOG.debug
+    say(f"{cfg.intervention} seed {cfg.seed}: building the model ({cfg.model.depth} layers, width "
+        f"{cfg.model.width}) and the optimizer")
     execution = training_execution(cfg)
     graphdef, params, opt_state = init_state(cfg)
     mngr = checkpoint.checkpoint_manager(run_dir / "ckpt", cfg)
     try:
-        return _run(cfg, run_dir, mngr, execution, graphdef, params, opt_state, progress, stop_after, mesh)
+        return _run(cfg, run_dir, mngr, execution, graphdef, params, opt_state, progress, stop_after, mesh, say)
     finally:
         mngr.close()
 
 
-def _run(cfg, run_dir, mngr, execution, graphdef, params, opt_state, progress, stop_after, mesh) -> RunResult:
+def _run(cfg, run_dir, mngr, execution, graphdef, params, opt_state, progress, stop_after, mesh, say) -> RunResult:
+    tag = f"{cfg.intervention} seed {cfg.seed}"
     restored = checkpoint.restore_latest(mngr, params, opt_state)
     start = 0
     if restored is not None:
         start, params, opt_state = restored
+        say(f"{tag}: resuming from its checkpoint at step {start}")
     metrics = read_jsonl(run_dir / "metrics.jsonl", start)
     snaps = read_jsonl(run_dir / "snapshots.jsonl", start)
     _check_metric_steps(run_dir / "metrics.jsonl", metrics, start)
@@ -192,6 +229,7 @@ def _run(cfg, run_dir, mngr, execution, graphdef, params, opt_state, progress, s
     evalset = tasks.eval_set(cfg) if cfg.task != "lm" else None
     wanted = set(cfg.snapshots)
     if start == 0 and 0 in wanted and not snaps:
+        say(f"{tag}: step-0 snapshot (influence profiles, attention strength, accuracy; compiled on first use)")
         snaps.append(_append(run_dir / "snapshots.jsonl", take_snapshot(cfg, graphdef, params, 0, evalset, execution)))
     data_parallel_devices = mesh_size(mesh if mesh is not None else default_mesh())
     streams = cfg.streams if data_parallel_devices == 1 else 1  # data-parallel: the devices split the batch
@@ -199,6 +237,8 @@ def _run(cfg, run_dir, mngr, execution, graphdef, params, opt_state, progress, s
     params, opt_state, step_fn, place = data_parallel(mesh, params, opt_state, step_fn)
     end = cfg.steps if stop_after is None else min(cfg.steps, stop_after)
     saved = start if restored is not None else None
+    if start < end:
+        say(f"{tag}: training steps {start + 1}..{end} (the training step is compiled on first use)")
     for t in tqdm(range(start, end), disable=not progress, desc=f"{cfg.intervention} seed {cfg.seed}",
                   initial=start, total=end, leave=False):
         params, opt_state, m = step_fn(params, opt_state, place(tasks.train_batch(cfg, t)))
@@ -231,7 +271,7 @@ def _diverged(cfg: TrainConfig, row: dict, what: str, mngr, saved: int | None) -
 def _append(path: pathlib.Path, row: dict) -> dict:
     if is_process0():  # multi-host: one writer
         with open(path, "a") as f:
-            f.write(json.dumps(row) + "\n")  # NaN (no boundary) round-trips as JSON NaN
+            f.write(_dumps(row) + "\n")  # NaN / inf as null, read back as NaN
     return row
 
 

@@ -116,7 +116,8 @@ def test_data_parallel_training_matches_single_and_shares_checkpoints(mesh, tmp_
 
 STEP0 = dict(presets=("toy",), length=8, seeds=2, variants=("native",), method="randomized", probes=3, heat_length=8)
 STEP0_ARGS = ["--preset", "toy", "--length", "8", "--seeds", "2", "--variants", "native", "--method", "randomized",
-              "--probes", "3", "--heat-length", "8", "--no-progress", "--no-figures", "--devices", "2"]
+              "--probes", "3", "--heat-length", "8", "--n-boot", "100", "--no-progress", "--no-figures",
+              "--devices", "2"]  # 100 bootstrap replicates: the CIs are not what this checks
 
 
 def _spy_on_seed_profiles(monkeypatch):

@@ -1,7 +1,7 @@
 """Runs test_parallel_devices.py in its own process with 8 simulated CPU devices.
 
 The device count must be set before JAX starts, so the 8-device checks
-cannot share this process (see docs/design.md, known pitfalls). The default
+cannot share this process. The default
 run launches the file's default selection (every sharded route: profiles,
 pathways, seeds over the mesh, the memory bound, data-parallel training and
 checkpoints, step0 --devices); the slow test launches all of it.

@@ -1,8 +1,9 @@
-"""Plot functions return their Figure, draw into given Axes, need no pyplot, and all_figures writes PNGs.
+"""Plot functions return their Figure, draw into given Axes, need no pyplot, and the figures save as PNGs.
 
-(Proposed as tests/plots/test_plots_api.py; inputs are small synthetic records.)
+Inputs are small synthetic records, or (depth sweep) a tiny sweep's tables read back from its CSV files.
 """
 
+import pathlib
 import subprocess
 import sys
 import types
@@ -10,43 +11,39 @@ import types
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
+from sweep_tables import sweep_tables
 
-from lostmid_jax import theory
+from lostmid_jax.experiments import depth_sweep as ds
 from lostmid_jax.plots import counterfactuals as pcf
 from lostmid_jax.plots import depth_sweep as pds
 from lostmid_jax.plots import pretrained_vs_init as ppv
 from lostmid_jax.plots import step0 as ps0
 from lostmid_jax.plots import training as ptr
+from lostmid_jax.plots._layout import save
 
 
 def _sweep():
-    cfg = types.SimpleNamespace(lengths=(32,), depths=(1, 2, 4), alphas=(0.5, 1.0), band=0.1)
-    records = []
-    for a in cfg.alphas:
-        for h in cfg.depths:
-            for length in (32, pds.CONTINUUM):
-                if length == pds.CONTINUUM:
-                    s = theory.continuum_summary(h, a).as_dict()
-                else:
-                    s = theory.summarize_log_row(theory.log_influence_row(32, h, a)).as_dict()
-                s.update(schedule="constant", alpha=a, depth=h, length=length, log10_factorial_law=-h / 3,
-                         log10_geometric_law=np.nan if a == 1.0 or h < 2 else -h / 4)
-                records.append(s)
-    return cfg, records
+    """(cfg, tables) of a tiny depth sweep, read back from its CSV files as load_run reads them."""
+    cfg = ds.Config(depths=(1, 2, 4), alphas=(0.5, 1.0), lengths=(32,), power_b=None)
+    return cfg, sweep_tables(cfg)
 
 
 def _counterfactual():
-    cfg = types.SimpleNamespace(length=32, priors=("causal", "window:4"), profile_depth=4, dead_below=1e-2,
-                                schedule_label="a=0.5")
-    profiles, records = {}, []
-    for spec in cfg.priors:
-        prior = theory.parse_prior(spec, 32)
-        profiles[spec] = {h: theory.log_influence_row(32, h, 0.5, prior=prior) for h in (1, 4)}
-        for h in (1, 4):
-            s = theory.summarize_log_row(profiles[spec][h]).as_dict()
-            s.update(prior=spec, label=prior.label, depth=h, dead_fraction=0.1)
-            records.append(s)
-    return types.SimpleNamespace(config=cfg, records=records, profiles=profiles)
+    """(cfg, tables) of a tiny counterfactual sweep, its CSV files read back with pandas."""
+    import tempfile
+
+    import pandas as pd
+
+    from lostmid_jax import io
+    from lostmid_jax.experiments import counterfactuals as cf
+
+    cfg = cf.Config(length=32, depths=(1, 4), priors=("causal", "window:4", "alibi:16"))
+    with tempfile.TemporaryDirectory() as tmp:
+        tables = {}
+        for name, rows in cf.records(cf.run(cfg, progress=False)).items():
+            io.write_csv(pathlib.Path(tmp) / name, rows)
+            tables[name[:-4]] = pd.read_csv(pathlib.Path(tmp) / name)
+    return cfg, tables
 
 
 def _step0():
@@ -65,38 +62,55 @@ def _step0():
 
 
 def _training():
+    """(tables, exp): micro-training tables as load_run returns them (snapshots, profiles, accuracy)."""
+    import pandas as pd
+
     rng = np.random.default_rng(1)
-    records, rows = [], []
+    snaps, rows, acc = [], [], []
     for v in ("none", "middle_loss"):
         for seed in (0, 1):
             for step in (0, 2):
-                r = dict(intervention=v, seed=seed, step=step, total_valley=rng.normal(), total_doc_u=rng.normal(),
-                         total_norm=1.0, value_norm=1.0, score_norm=0.1, acc_bin0=0.5, acc_bin1=0.4)
-                records.append(r)
-                rows += [dict(intervention=v, seed=seed, step=step, total=rng.random() + 0.1) for _ in range(12)]
+                snaps.append(dict(intervention=v, seed=seed, step=step, total_valley=rng.normal(),
+                                  total_doc_u=rng.normal(), total_norm=1.0, value_norm=1.0, score_norm=0.1))
+                acc += [dict(intervention=v, seed=seed, step=step, bin=b, x=(b - 0.5) / 2, accuracy=a)
+                        for b, a in ((1, 0.5), (2, 0.4))]
+                rows += [dict(intervention=v, seed=seed, step=step, j=j, x=j / 12, total=rng.random() + 0.1)
+                         for j in range(1, 13)]
     exp = types.SimpleNamespace(variants=("none", "middle_loss"), base=types.SimpleNamespace(task="mixed", needle_bins=2))
-    return records, rows, exp
+    return {"snapshots": pd.DataFrame(snaps), "profiles": pd.DataFrame(rows), "accuracy": pd.DataFrame(acc)}, exp
+
+
+def _compare_tables():
+    """(profiles, alphas, metrics) tables of the pretrained-vs-init comparison."""
+    import pandas as pd
+
+    p = np.linspace(1.0, 2.0, 16) / np.linspace(1.0, 2.0, 16).sum()
+    profiles = pd.DataFrame([dict(model=m, j=j, x=j / 16, p_mean=p[j - 1], p_sem=0.01 * p[j - 1],
+                                  theory_measured=1 / 16, theory_fitted=1 / 16)
+                             for m in ("pretrained", "init") for j in range(1, 17)])
+    alphas = pd.DataFrame([dict(model=m, layer=l, a_mean=0.4, a_sem=0.01) for m in ("pretrained", "init") for l in (1, 2)])
+    return profiles, alphas, pd.DataFrame([dict(model="pretrained", a_fit=0.5), dict(model="init", a_fit=0.5)])
 
 
 def _calls():
-    cfg, records = _sweep()
-    result = _counterfactual()
+    cfg, tables = _sweep()
+    cf_cfg, cf_tables = _counterfactual()
     summaries = _step0()
-    trecords, trows, exp = _training()
+    ttables, exp = _training()
     return [
-        (lambda ax: pds.u_curves(cfg, 0.5, ax=ax), 1),
-        (lambda ax: pds.middle_vs_depth(records, cfg, ax=ax), 2),
-        (lambda ax: pds.mass_shares(records, cfg, ax=ax), 2),
-        (lambda ax: pds.peak_to_trough_heatmap(records, cfg, ax=ax), 1),
-        (lambda ax: pcf.profiles_figure(result, ax=ax), 2),
-        (lambda ax: pcf.valley_figure(result, ax=ax), 2),
+        (lambda ax: pds.u_curves(tables["profiles"], ax=ax), 1),
+        (lambda ax: pds.middle_vs_depth(tables["results"], cfg, ax=ax), 3),
+        (lambda ax: pds.mass_shares(tables["results"], cfg, ax=ax), 2),
+        (lambda ax: pds.peak_to_trough_heatmap(tables["results"], cfg, ax=ax), 1),
+        (lambda ax: pcf.profiles_figure(cf_tables["profiles"], cf_tables["results"], cf_cfg, ax=ax), 3),
+        (lambda ax: pcf.valley_figure(cf_tables["results"], cf_cfg, ax=ax), 2),
         (lambda ax: ps0.overlay("toy", summaries, ax=ax), 4),
         (lambda ax: ps0.heatmap("toy", summaries[("toy", "native")], 2, ax=ax), 4),
-        (lambda ax: ppv.profiles_figure({"pretrained": summaries[("toy", "native")], "init": summaries[("toy", "native")]}, "toy", ax=ax), 3),
-        (lambda ax: ptr.valley_vs_step(trecords, exp.variants, ax=ax), 1),
-        (lambda ax: ptr.pathways_vs_step(trecords, ax=ax), 1),
-        (lambda ax: ptr.profiles_at_steps(trows, [0, 6], ax=ax), 1),
-        (lambda ax: ptr.accuracy_by_needle_bin(trecords, exp.variants, 2, 0.25, ax=ax), 1),
+        (lambda ax: ppv.profiles_figure(*_compare_tables(), "toy", ax=ax), 3),
+        (lambda ax: ptr.valley_vs_step(ttables["snapshots"], exp.variants, ax=ax), 1),
+        (lambda ax: ptr.pathways_vs_step(ttables["snapshots"], ax=ax), 1),
+        (lambda ax: ptr.profiles_at_steps(ttables["profiles"], [0, 6], ax=ax), 1),
+        (lambda ax: ptr.accuracy_by_needle_bin(ttables["accuracy"], exp.variants, 0.25, ax=ax), 1),
     ]
 
 
@@ -114,17 +128,21 @@ def test_returns_figure_and_draws_into_given_axes(index):
 
 
 def test_all_figures_write_pngs(tmp_path):
-    cfg, records = _sweep()
-    paths = pds.all_figures(records, cfg, tmp_path)
-    paths += pcf.all_figures(_counterfactual(), tmp_path)
+    cfg, tables = _sweep()
+    figures = pds.figures(tables, cfg)
+    assert tuple(figures) == pds.FIGURES and all(isinstance(f, Figure) for f in figures.values())
+    paths = [save(f, tmp_path / f"{stem}.png") for stem, f in figures.items()]
+    cf_cfg, cf_tables = _counterfactual()
+    paths += [save(f, tmp_path / f"{stem}.png") for stem, f in pcf.figures(cf_tables, cf_cfg).items()]
     paths += ps0.all_figures(_step0(), tmp_path)
-    trecords, trows, exp = _training()
-    paths += ptr.all_figures(trecords, trows, exp, [0, 6], tmp_path, chance=0.25)
+    ttables, exp = _training()
+    paths += [save(f, tmp_path / f"{stem}.png") for stem, f in
+              ptr.all_figures(ttables, exp, boundaries=[0, 6], chance=0.25).items()]
     names = sorted(p.name for p in paths)
     assert names == sorted(["fig1_u_curves.png", "fig2_middle_vs_depth.png", "fig3_mass_shares.png",
-                            "fig4_peak_to_trough.png", "fig1_profiles.png", "fig2_valley_vs_depth.png",
-                            "overlay_toy.png", "heatmap_toy.png", "valley_vs_step.png", "pathways_vs_step.png",
-                            "profiles_at_steps.png", "doc_u_vs_step.png", "accuracy_by_needle_bin.png"])
+                            "fig4_peak_to_trough.png", "fig1_profiles.png", "fig2_valley_vs_depth.png", "fig3_family_dead_zone.png",
+                            "overlay_toy.png", "heatmap_toy.png", "fig1_valley.png", "fig2_pathways.png",
+                            "fig3_profiles.png", "fig4_doc_u.png", "fig5_accuracy.png"])
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in paths)
 
 

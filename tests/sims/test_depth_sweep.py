@@ -11,18 +11,22 @@ import mpmath
 import numpy as np
 import pytest
 
+import pandas as pd
+from matplotlib.figure import Figure
+
 from lostmid_jax import theory
-from lostmid_jax.experiments import script
+from lostmid_jax.experiments import depth_sweep, script
+from lostmid_jax.io import load_run
+from lostmid_jax.plots.depth_sweep import FIGURES
 from lostmid_jax.theory.schedules import power_law_schedule
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def smoke_run(tmp_path_factory):
-    out = tmp_path_factory.mktemp("sweep") / "run"
-    assert script.main("depth_sweep", ["--smoke", "--no-progress", "--out", str(out)]) == 0
-    return out
+def smoke_run(smoke_runs):
+    """The shared `lostmid sweep --smoke` run (tests/conftest.py); read only."""
+    return smoke_runs("depth_sweep")
 
 
 def _rows(run_dir):
@@ -32,12 +36,57 @@ def _rows(run_dir):
 
 def test_run_directory_contents(smoke_run):
     names = {p.name for p in smoke_run.iterdir()}
-    assert {"config.json", "results.csv", "verdict.txt"} <= names
-    assert len([n for n in names if n.endswith(".png")]) == 4
+    assert {"config.json", "columns.csv", "results.csv", "profiles.csv", "table.txt", "verdict.txt"} <= names
+    assert sorted(n for n in names if n.endswith(".png")) == [f"{stem}.png" for stem in FIGURES]
     config = json.loads((smoke_run / "config.json").read_text())
     assert config["config"]["depths"] == [1, 2, 4, 8, 16, 32]
     assert config["versions"]["jax"]
-    assert "a=1: the factorial law holds exactly" in (smoke_run / "verdict.txt").read_text()
+    verdict = (smoke_run / "verdict.txt").read_text()
+    assert "a=1: the factorial law holds exactly" in verdict
+    assert all("docs/theory.md §4" in line for line in verdict.splitlines())
+
+
+def test_load_run_gives_typed_tables_and_documents_every_column(smoke_run):
+    run = load_run(smoke_run)
+    results, profiles = run.tables["results"], run.tables["profiles"]
+    assert set(run.tables) == {"results", "profiles"}
+    for name, frame in run.tables.items():
+        assert list(frame.columns) == list(depth_sweep.COLUMNS[f"{name}.csv"])
+        assert run.columns[name] == {k: tuple(v) for k, v in depth_sweep.COLUMNS[f"{name}.csv"].items()}
+    for column in ("alpha", "b", "depth", "length", "recency_weight", "log10_middle_density", "log10_geometric_law",
+                   "log10_peak_to_trough"):
+        assert pd.api.types.is_numeric_dtype(results[column]), column
+    assert results["continuum"].dtype == bool
+    assert results.loc[results["continuum"], "length"].isna().all()
+    assert (results.loc[~results["continuum"], "length"] == 256).all()
+    assert results["continuum"].sum() == len(results) / 2
+    # NA only where a law does not apply: the geometric law needs constant 0 < a < 1 and H >= 2
+    geometric = (results["schedule"] == "constant") & (results["alpha"] < 1) & (results["depth"] >= 2)
+    assert (results["log10_geometric_law"].notna() == geometric).all()
+    for column in ("j", "depth", "length"):
+        assert pd.api.types.is_integer_dtype(profiles[column]), column
+    raw = (smoke_run / "results.csv").read_text().split("\n", 1)[1]  # the data, below the header
+    for token in (",nan", ",continuum", ",NA", ",-,", ",none"):
+        assert token not in raw
+
+
+def test_profiles_are_the_theory_rows_with_one_based_positions(smoke_run):
+    profiles = load_run(smoke_run).tables["profiles"]
+    alpha, length, depths = depth_sweep.profile_choice(depth_sweep.Config(**depth_sweep.SMOKE))
+    assert (alpha, length) == (0.5, 256) and sorted(profiles["depth"].unique()) == depths
+    for depth in depths:
+        rows = profiles[profiles["depth"] == depth]
+        assert list(rows["j"]) == list(range(1, length + 1))
+        assert np.allclose(rows["x"], rows["j"] / length, rtol=0, atol=0)
+        row = np.asarray(theory.influence_row(length, depth, alpha), dtype=float)  # float64 route, not log space
+        assert np.allclose(rows["log10_density"], np.log10(length * row), rtol=0, atol=1e-12)
+
+
+def test_figures_redraw_from_the_saved_tables_alone(smoke_run):
+    run = load_run(smoke_run)
+    figures = depth_sweep.figures(run.tables, run.config)
+    assert tuple(figures) == FIGURES
+    assert all(isinstance(f, Figure) and f.axes for f in figures.values())
 
 
 def test_rerun_is_deterministic(smoke_run, tmp_path):
@@ -56,7 +105,9 @@ def _check_row(r):
     alpha = _alpha(r, depth)
     factorial = mpmath.log10(mpmath.log(2) ** (depth - 1) / mpmath.factorial(depth - 1))
     assert float(r["log10_factorial_law"]) == pytest.approx(float(factorial), abs=1e-12)
-    if r["length"] == "continuum":
+    assert r["continuum"] in ("True", "False")
+    if r["continuum"] == "True":
+        assert r["length"] == ""
         assert float(r["recency_weight"]) == pytest.approx(theory.recency_weight(depth, alpha), rel=1e-12)
         rho = theory.continuum_density(mpmath.mpf(1) / 2, depth, alpha, dps=30)
         assert float(r["log10_middle_density"]) == pytest.approx(float(mpmath.log10(rho)) if rho else -math.inf, abs=1e-10)
@@ -66,7 +117,7 @@ def _check_row(r):
         primacy = mpmath.quad(density, [mpmath.log(10), 20, 60, 300])  # tail past 300: < 1e-80
         assert float(r["primacy_mass"]) == pytest.approx(float(primacy), rel=1e-8, abs=1e-14)
         if r["schedule"] == "constant" and 0 < float(r["alpha"]) < 1 and depth >= 2:
-            assert r["log10_geometric_law"] not in ("", "nan")
+            assert r["log10_geometric_law"] != ""
         return
     length = int(r["length"])
     row = np.asarray(theory.influence_row(length, depth, alpha, backend="exact"), dtype=float)
@@ -89,7 +140,7 @@ SLOW_EXACT_DEPTHS = ("16", "32")
 def test_numbers_reproduced_by_theory_api(smoke_run):
     rows = _rows(smoke_run)
     assert len(rows) == 2 * 3 * 6 * 2  # (constant + power) x alphas x depths x (L, continuum)
-    picked = [r for r in rows if r["length"] == "continuum" or r["depth"] not in SLOW_EXACT_DEPTHS]
+    picked = [r for r in rows if r["continuum"] == "True" or r["depth"] not in SLOW_EXACT_DEPTHS]
     assert len(picked) == 2 * 3 * (6 + 4)
     for r in picked:
         _check_row(r)
@@ -107,7 +158,7 @@ def test_every_number_reproduced_by_theory_api(smoke_run):
 def test_geometric_law_column_matches_laguerre_asymptotics(smoke_run):
     """At H = 32 the exact/asymptotic ratio is within the (H-1)^(-1/2) error band."""
     for r in _rows(smoke_run):
-        if r["length"] == "continuum" and r["schedule"] == "constant" and r["depth"] == "32" and float(r["alpha"]) < 1:
+        if r["continuum"] == "True" and r["schedule"] == "constant" and r["depth"] == "32" and float(r["alpha"]) < 1:
             a = mpmath.mpf(r["alpha"])
             exact = a * (1 - a) ** 31 * mpmath.laguerre(31, 1, -(a / (1 - a)) * mpmath.log(2))
             assert float(r["log10_middle_density"]) == pytest.approx(float(mpmath.log10(exact)), abs=1e-10)
@@ -146,6 +197,31 @@ def test_script_runs_as_a_file(tmp_path):
     assert "Verdict" in result.stdout
 
 
-def test_smoke_outputs_unchanged_by_the_move(smoke_run, golden):
-    """results.csv and verdict.txt equal those the pre-move code wrote for --smoke."""
-    golden(smoke_run, "depth_sweep_smoke", ["results.csv", "verdict.txt"], rtol=1e-12)
+def _as_before_the_run_format(run_dir, out):
+    """results.csv and verdict.txt of ``run_dir`` in the format the pre-move code wrote: the continuum rows'
+    length "continuum" (no continuum column), NA as "nan", verdict lines without their docs citation."""
+    with open(run_dir / "results.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    for r in rows:
+        if r.pop("continuum") == "True":
+            assert r["length"] == ""
+            r["length"] = "continuum"
+        r["log10_geometric_law"] = r["log10_geometric_law"] or "nan"
+    with open(out / "results.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\r\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    citations = (" (docs/theory.md §4; proofs/08_factorial_middle.md)", " (docs/theory.md §4)")
+    lines = (run_dir / "verdict.txt").read_text().splitlines()
+    assert all(line.endswith(citations) for line in lines)
+    (out / "verdict.txt").write_text("".join(line.removesuffix(citations[0]).removesuffix(citations[1]) + "\n"
+                                             for line in lines))
+    return out
+
+
+def test_smoke_outputs_unchanged_by_the_move(smoke_run, golden, tmp_path):
+    """results.csv and verdict.txt carry the very numbers the pre-move code wrote for --smoke: mapped back to
+    that code's format (continuum flag -> length "continuum", empty -> "nan", no citation), byte for byte."""
+    legacy = _as_before_the_run_format(smoke_run, tmp_path)
+    assert golden(legacy, "depth_sweep_smoke", ["results.csv", "verdict.txt"], rtol=1e-12) == ["results.csv",
+                                                                                              "verdict.txt"]

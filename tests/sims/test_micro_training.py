@@ -1,15 +1,15 @@
-"""sims/micro_training.py (= lostmid train): validation, a tiny end-to-end run, resume."""
+"""sims/micro_training.py (= lostmid train): validation, a tiny end-to-end run in the run format, resume."""
 
 import json
-import pathlib
+import shutil
 
+import numpy as np
+import pandas as pd
 import pytest
 
-from lostmid_jax import io
-from lostmid_jax.experiments import script
+from lostmid_jax.experiments import micro_training, script
 
-TINY = ["--smoke", "--no-progress", "--width", "16", "--steps", "2", "--snapshots", "0,2", "--seeds", "0",
-        "--interventions", "curriculum", "--task", "retrieval"]
+SMOKE = ["--smoke", "--no-progress"]  # one layer of width 16, 5 steps, seeds 0 and 1, task mixed, middle_loss
 
 
 @pytest.mark.parametrize("argv,name", [(["--steps", "0"], "steps"), (["--seeds", "1,1"], "seeds"),
@@ -22,21 +22,83 @@ def test_bad_arguments_exit_2_naming_the_argument(argv, name, capsys, tmp_path):
     assert not (tmp_path / "x").exists()
 
 
+@pytest.fixture(scope="module")
+def tiny_run(smoke_runs):
+    """The shared `lostmid train --smoke` run (tests/conftest.py); read only."""
+    return smoke_runs("micro_training")
+
+
+def test_run_directory(tiny_run):
+    for name in ("config.json", "columns.csv", "snapshots.csv", "profiles.csv", "strength.csv", "accuracy.csv",
+                 "documents.csv", "verdict.txt", "fig1_valley.png", "fig2_pathways.png", "fig3_profiles.png",
+                 "fig4_doc_u.png", "fig5_accuracy.png", "none/seed0/metrics.jsonl", "middle_loss/seed1/ckpt"):
+        assert (tiny_run / name).exists(), name
+    config = json.loads((tiny_run / "config.json").read_text())
+    assert config["config"]["seeds"] == [0, 1] and config["smoke"] is True
+    assert config["config"]["base"]["task"] == "mixed"  # both accuracy.csv and documents.csv
+    verdict = (tiny_run / "verdict.txt").read_text()
+    assert "valley depth" in verdict and "middle_loss vs baseline" in verdict and "docs/theory.md §" in verdict
+    assert "(smoke run: too small to test the paper's claims)" in verdict and "+-" not in verdict
+
+
+def test_tables_are_typed_one_based_and_documented(tiny_run):
+    from lostmid_jax.io import load_run
+
+    run = load_run(tiny_run)
+    cfg = run.config.base
+    for name, frame in run.tables.items():
+        assert list(frame.columns) == list(micro_training.COLUMNS[f"{name}.csv"]), name
+        for column in frame.columns:
+            if column != "intervention":
+                assert pd.api.types.is_numeric_dtype(frame[column]), (name, column)
+    prof = run.tables["profiles"]
+    one = prof[(prof["intervention"] == "none") & (prof["seed"] == 0) & (prof["step"] == 0)]
+    assert one["j"].tolist() == list(range(1, cfg.lm_length + 1))
+    np.testing.assert_allclose(one["x"], np.arange(1, cfg.lm_length + 1) / cfg.lm_length)
+    assert sorted(run.tables["strength"]["layer"].unique()) == list(range(1, cfg.model.depth + 1))
+    assert sorted(run.tables["accuracy"]["bin"].unique()) == list(range(1, cfg.needle_bins + 1))
+    docs = cfg.lm_length // cfg.doc_length
+    assert sorted(run.tables["documents"]["document"].unique()) == list(range(1, docs + 1))
+    assert "(undocumented)" not in set(pd.read_csv(tiny_run / "columns.csv")["meaning"])
+
+
+def test_jsonl_is_strict_json(tiny_run):
+    def refuse(token):
+        raise ValueError(token)
+
+    for path in tiny_run.glob("*/seed*/*.jsonl"):
+        for line in path.read_text().splitlines():
+            json.loads(line, parse_constant=refuse)
+
+
+def test_figures_redraw_from_the_tables_in_the_shared_style(tiny_run):
+    from lostmid_jax.io import load_run
+
+    run = load_run(tiny_run)
+    figs = micro_training.figures(run.tables, run.config)
+    assert set(figs) == {"fig1_valley", "fig2_pathways", "fig3_profiles", "fig4_doc_u", "fig5_accuracy"}
+    for fig in figs.values():
+        for ax in fig.axes:
+            labels = [ax.get_xlabel(), ax.get_ylabel()] + [t.get_text() for t in ax.get_legend().get_texts()]
+            assert not [s for s in labels if s in ("middle_loss", "oversample_middle", "total_valley", "none")]
+    ax = figs["fig1_valley"].axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == [f"$\\mathdefault{{{s}}}$" for s in (0, 1, 2, 5)] or \
+        [round(t) for t in ax.get_xticks()] == [0, 1, 2, 5]
+
+
+def test_load_trained_from_the_run(tiny_run):
+    from lostmid_jax.train import load_trained
+
+    cfg, model = load_trained(tiny_run, seed=1, intervention="middle_loss")
+    assert cfg.seed == 1 and cfg.intervention == "middle_loss" and model.cfg == cfg.model
+
+
 @pytest.mark.slow
-def test_tiny_run_writes_run_directory_and_resumes(tmp_path, capsys):
+def test_rerun_resumes_without_retraining(tiny_run, tmp_path):
     out = tmp_path / "run"
-    assert script.main("micro_training", TINY + ["--out", str(out)]) == 0
-    text = capsys.readouterr().out
-    assert "valley depth" in text and "curriculum vs baseline" in text
-    rows = io.read_csv(out / "snapshots.csv")
-    assert {(r["intervention"], r["seed"], r["step"]) for r in rows} == {
-        (v, "0", s) for v in ("none", "curriculum") for s in ("0", "2")}
-    for name in ("config.json", "profiles.csv", "verdict.txt", "valley_vs_step.png", "pathways_vs_step.png",
-                 "profiles_at_steps.png", "accuracy_by_needle_bin.png", "none/seed0/metrics.jsonl",
-                 "curriculum/seed0/ckpt"):
-        assert (out / name).exists(), name
-    config = json.loads((out / "config.json").read_text())
-    assert config["config"]["seeds"] == [0] and config["attn_impl_used"] == "fused_cpu"
+    shutil.copytree(tiny_run, out)
     before = (out / "snapshots.csv").read_text()
-    assert script.main("micro_training", TINY + ["--out", str(out), "--no-figures"]) == 0  # everything restored, nothing retrained
+    for name in ("snapshots.csv", "profiles.csv"):
+        (out / name).unlink()
+    assert script.main("micro_training", SMOKE + ["--out", str(out), "--no-figures"]) == 0  # restored, not retrained
     assert (out / "snapshots.csv").read_text() == before

@@ -1,7 +1,11 @@
-"""sims/step0_jacobian.py end to end at a tiny size: files, numbers, resume, bad arguments."""
+"""sims/step0_jacobian.py end to end at a tiny size: files, numbers, CIs, figures from the CSVs, resume,
+bad arguments; the verdict rule on each case."""
 
+import csv
 import json
+import math
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -16,28 +20,29 @@ from lostmid_jax.io import read_csv
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ARGS = ["--preset", "toy", "--length", "16", "--seeds", "2", "--variants", "native,nopos", "--heat-length", "8",
-        "--no-progress"]
+        "--n-boot", "200", "--no-progress"]
+GOLDEN = ROOT / "tests" / "data" / "golden"
 
 
 @pytest.fixture(scope="module")
-def run_dir(tmp_path_factory):
-    out = tmp_path_factory.mktemp("step0") / "run"
-    assert script.main("step0", [*ARGS, "--out", str(out)]) == 0
-    return out
+def run_dir(smoke_runs):
+    """The shared step0 run (tests/conftest.py SHARED_FLAGS["step0"]: these ARGS); read only."""
+    return smoke_runs("step0")
 
 
 def test_run_directory_contents(run_dir):
     names = {p.name for p in run_dir.iterdir()}
-    assert {"config.json", "profiles.csv", "metrics.csv", "alphas.csv", "table.txt", "verdict.txt",
-            "overlay_toy.png", "heatmap_toy.png", "units"} <= names
+    assert {"config.json", "columns.csv", "profiles.csv", "metrics.csv", "agreement.csv", "alphas.csv",
+            "attention.csv", "table.txt", "verdict.txt", "overlay_toy.png", "heatmap_toy.png", "units"} <= names
     assert sorted(p.name for p in (run_dir / "units").iterdir()) == [
         "toy__native__s0.npz", "toy__native__s1.npz", "toy__nopos__s0.npz", "toy__nopos__s1.npz"]
     config = json.loads((run_dir / "config.json").read_text())
     assert config["status"] == "done" and config["config"]["length"] == 16 and config["versions"]["jax"]
     assert config["peak_rss_gb"] > 0
     verdict = (run_dir / "verdict.txt").read_text()
-    assert "RoPE on vs off" in verdict and "peak-to-trough" in verdict
+    assert "RoPE on vs off" in verdict and "peak-to-trough" in verdict and "docs/theory.md §5" in verdict
     assert ("REPRODUCED" in verdict) or ("NOT reproduced" in verdict)
+    assert "smoke run" not in verdict
 
 
 def test_numbers_recomputed_from_units(run_dir):
@@ -76,7 +81,10 @@ def test_seed_parallel_profiles_equal_the_units(run_dir):
             np.testing.assert_allclose(profs[name].norms, unit[f"norms_{name}"], rtol=0, atol=1e-6 * scale)
 
 
-def test_resume_recomputes_only_missing_units(run_dir, capsys):
+def test_resume_recomputes_only_missing_units(run_dir, tmp_path, capsys):
+    import shutil
+
+    run_dir = shutil.copytree(run_dir, tmp_path / "run")  # the shared run stays as it was
     units = run_dir / "units"
     kept = units / "toy__native__s0.npz"
     stamp = kept.stat().st_mtime_ns
@@ -89,7 +97,10 @@ def test_resume_recomputes_only_missing_units(run_dir, capsys):
     assert "4 units" in capsys.readouterr().out
 
 
-def test_resume_refuses_a_different_configuration(run_dir, capsys):
+def test_resume_refuses_a_different_configuration(run_dir, tmp_path, capsys):
+    import shutil
+
+    run_dir = shutil.copytree(run_dir, tmp_path / "run")
     with pytest.raises(SystemExit) as exc:
         script.main("step0", [*ARGS[:-1], "--seeds", "3", "--no-progress", "--out", str(run_dir)])
     assert exc.value.code == 2 and "different configuration" in capsys.readouterr().err
@@ -121,7 +132,175 @@ def test_script_runs_as_a_file():
     assert result.returncode == 0 and "--preset" in result.stdout and "--smoke" in result.stdout
 
 
+def _old_rows(name):
+    with open(GOLDEN / f"step0_toy16_{name}") as f:
+        return list(csv.DictReader(f))
+
+
+def _same_cell(old: str, new: str) -> bool:
+    """Equal, or numbers equal to a relative 1e-5 (float32 Jacobians); "nan" (the old NA) matches an empty field."""
+    if old == new:
+        return True
+    if old == "nan" and new == "":
+        return True
+    try:
+        return math.isclose(float(old), float(new), rel_tol=1e-5, abs_tol=1e-300)
+    except ValueError:
+        return False
+
+
 def test_outputs_unchanged_by_the_move(run_dir, golden):
-    """The CSVs, table and verdict equal those the pre-move code wrote for the same flags (ARGS)."""
-    golden(run_dir, "step0_toy16", ["profiles.csv", "alphas.csv", "metrics.csv", "table.txt", "verdict.txt"],
-           rtol=1e-5, ignore_columns=("seconds",))
+    """The numbers equal those the pre-move code wrote for the same flags (tests/data/golden/step0_toy16_*).
+
+    profiles.csv is unchanged byte for byte. The issue-17 format changed the others, not their numbers:
+    metrics.csv and alphas.csv gained CI columns (each old column compared cell by cell; the old "nan"
+    is now the empty field), alphas.csv's layer is 1-based (old + 1); table.txt and verdict.txt gained
+    CIs, cases and a second table block, and every number they printed before is printed again."""
+    assert golden(run_dir, "step0_toy16", ["profiles.csv"], rtol=1e-5) == ["profiles.csv"]
+    for name, shift in (("metrics.csv", {}), ("alphas.csv", {"layer": 1})):
+        new = list(csv.DictReader(open(run_dir / name)))
+        old = _old_rows(name)
+        assert len(new) == len(old)
+        for k, (a, b) in enumerate(zip(old, new)):
+            for column, value in a.items():
+                if column == "seconds":
+                    continue
+                if column in shift:
+                    value = str(int(value) + shift[column])
+                assert _same_cell(value, b[column]), f"{name} row {k + 1} column {column}: {value} != {b[column]}"
+    table = (run_dir / "table.txt").read_text()
+    old_table = (GOLDEN / "step0_toy16_table.txt").read_text().splitlines()[3:]  # the rows, header skipped
+    printed = set(re.findall(r"(?<![\d.])\d+\.\d+(?:e[+-]\d+)?", table))
+    for line in old_table:
+        numbers = set(re.findall(r"(?<![\d.])\d+\.\d+(?:e[+-]\d+)?", line))
+        assert numbers <= printed, f"table.txt lost {numbers - printed}"
+    verdict = (run_dir / "verdict.txt").read_text()
+    old = (GOLDEN / "step0_toy16_verdict.txt").read_text()
+    old = re.sub(r"(REPRODUCED|NOT reproduced) \(paper.*", "", old)  # the judgement and the paper's numbers
+    measured = re.findall(r"(\d+\.\d+)(?=:| over|\))", old)
+    assert measured == ["0.7706", "0.304", "0.7706", "0.0836", "0.0035", "1.0000", "1.32", "0.29", "1.51"]
+    now = set(re.findall(r"(\d+\.\d+)(?= \[| over|\))", verdict))
+    assert set(measured) <= now, f"verdict.txt lost {set(measured) - now}"
+
+
+def test_columns_dictionary_covers_every_column(run_dir):
+    from lostmid_jax.experiments.step0 import COLUMNS
+    from lostmid_jax.io import load_run
+
+    run = load_run(run_dir)
+    assert set(run.tables) == {"profiles", "metrics", "agreement", "alphas", "attention"}
+    for stem, frame in run.tables.items():
+        described = COLUMNS[f"{stem}.csv"]
+        assert set(frame.columns) == set(described), stem  # every column, and no stale entry
+        for column in frame.columns:
+            meaning, unit = described[column]
+            assert meaning and isinstance(unit, str)
+            if column not in ("preset", "variant", "pathway", "reference", "method"):
+                assert frame[column].dtype.kind in "biuf", f"{stem}.{column} is not numeric"
+    assert list(run.tables["alphas"]["layer"]) == [1, 2, 1, 2]  # 1-based layers
+    prof = run.tables["profiles"]
+    assert prof["j"].min() == 1 and prof["j"].max() == 16 and np.allclose(prof["x"], prof["j"] / 16)
+    att = run.tables["attention"]
+    assert att["layer"].min() == 1 and att["head"].min() == 1 and (att["j"] <= att["i"]).all()
+
+
+def test_every_metric_has_its_ci(run_dir):
+    """Every metric of metrics.csv has _lo and _hi beside it, lo <= hi; agreement.csv is agreement()
+    of the saved units (raw and binned), and the verdict prints the same CIs."""
+    from lostmid_jax.analysis import agreement
+    from lostmid_jax.io import load_run
+
+    run = load_run(run_dir)
+    m = run.tables["metrics"].set_index("variant")
+    for column in ("a_fit", "spearman_measured", "wasserstein_measured", "spearman_fitted", "wasserstein_fitted",
+                   "log10_peak_to_trough", "theory_log10_peak_to_trough", "a_mean"):
+        lo, hi = m.loc["native", f"{column}_lo"], m.loc["native", f"{column}_hi"]
+        assert np.isfinite(lo) and lo <= hi, column
+    assert 0 < m.loc["native", "ceiling"] <= 1 and np.isnan(m.loc["native", "ceiling_lo"])  # no jackknife at S = 2
+    assert np.isfinite(m.loc["nopos", "spearman_vs_native_lo"]) and np.isnan(m.loc["native", "spearman_vs_native_lo"])
+    ag = run.tables["agreement"]
+    units = {v: np.stack([load_unit(run_dir / "units" / f"toy__{v}__s{s}.npz")["norms_total"] for s in (0, 1)])
+             for v in ("native", "nopos")}
+    prof = run.tables["profiles"]
+    theory = prof[(prof["variant"] == "native") & (prof["pathway"] == "total")]["theory_measured"].to_numpy()
+    for bins in (16,):
+        want = agreement(units["native"], theory, bins=bins, n_boot=200)
+        row = ag[(ag["variant"] == "native") & (ag["pathway"] == "total") & (ag["reference"] == "theory_measured")
+                 & (ag["bins"] == bins)].iloc[0]
+        assert row["spearman"] == pytest.approx(want.spearman, rel=1e-6)
+        assert (row["spearman_lo"], row["spearman_hi"]) == pytest.approx(want.spearman_ci, rel=1e-6)
+        assert row["wasserstein_hi"] == pytest.approx(want.wasserstein_ci[1], rel=1e-6)
+    paired = agreement(units["native"], units["nopos"], n_boot=200)
+    row = ag[(ag["variant"] == "nopos") & (ag["reference"] == "native") & (ag["bins"] == 16)].iloc[0]
+    assert row["spearman"] == pytest.approx(paired.spearman, rel=1e-6)
+    verdict = run.verdict
+    lo, hi = m.loc["native", "spearman_measured_lo"], m.loc["native", "spearman_measured_hi"]
+    assert f"[{lo:.4f}, {hi:.4f}]" in verdict
+
+
+def test_figures_are_drawn_from_the_csvs_alone(run_dir):
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from lostmid_jax.experiments import step0
+    from lostmid_jax.experiments.configs import from_dict
+
+    tables = {p.stem: pd.read_csv(p) for p in run_dir.glob("*.csv") if p.name != "columns.csv"}
+    cfg = from_dict(step0.Config, json.loads((run_dir / "config.json").read_text())["config"])
+    figs = step0.figures(tables, cfg)
+    assert set(figs) == {"overlay_toy", "heatmap_toy"} and all(isinstance(f, Figure) for f in figs.values())
+    # the drawn curve is the saved profile
+    overlay = figs["overlay_toy"].axes[0]
+    p = tables["profiles"].query("variant == 'native' and pathway == 'total'")["p_mean"].to_numpy()
+    np.testing.assert_allclose(overlay.get_lines()[0].get_ydata(), 16 * p[:-1])
+    heat = figs["heatmap_toy"].axes[0].images[0].get_array()
+    att = tables["attention"].query("layer == 1 and head == 1")
+    assert heat.shape == (8, 8) and heat[7, 0] == pytest.approx(att.query("i == 8 and j == 1")["prob"].item())
+
+
+def test_judge_names_each_case():
+    from lostmid_jax.analysis.uncertainty import Misfit
+    from lostmid_jax.experiments.step0.claims import judge
+
+    big, small = Misfit(500.0, 100, 1e-40), Misfit(101.0, 100, 0.45)
+    assert judge("spearman", 0.99, (0.98, 0.995)).startswith("REPRODUCED")
+    assert "within measurement noise (the CI reaches" in judge("spearman", 0.97, (0.95, 0.99), ceiling=0.999)
+    assert "noise ceiling 0.950" in judge("spearman", 0.90, (0.88, 0.92), ceiling=0.95, misfit=big)
+    assert "systematic misfit (log-profile residuals chi^2/dof = 5 over 100 dof, p = 1e-40" in judge(
+        "spearman", 0.90, (0.88, 0.92), ceiling=0.999, misfit=big)
+    assert "residuals chi^2/dof = 1.01" in judge("spearman", 0.90, (0.88, 0.92), ceiling=0.999, misfit=small)
+    assert "systematic" not in judge("spearman", 0.90, (0.88, 0.92), ceiling=0.999, misfit=small)
+    assert judge("wasserstein", 0.02, (0.01, 0.03)).startswith("REPRODUCED")
+    assert "within measurement noise" in judge("wasserstein", 0.03, (0.02, 0.04))
+    assert "systematic misfit" in judge("wasserstein", 0.08, (0.06, 0.1), misfit=big)
+    assert "not testable: one seed" in judge("onoff", 0.9, (math.nan, math.nan))
+    assert judge("peak_to_trough", 2.1, (1.9, 2.3)).startswith("REPRODUCED")
+    assert "within measurement noise" in judge("peak_to_trough", 1.4, (1.2, 1.6))
+    assert "CI excludes [1.5, 2.5]" in judge("peak_to_trough", 1.0, (0.9, 1.1))
+    assert judge("spearman", math.nan, (math.nan, math.nan)).startswith("not measured")
+
+
+def test_smoke_verdict_says_it_cannot_test_the_claims():
+    from lostmid_jax.experiments.step0 import SMOKE, Config
+    from lostmid_jax.experiments.step0.claims import SMOKE_NOTE, verdict
+
+    assert Config(**SMOKE).smoke and SMOKE_NOTE == "(smoke run: too small to test the paper's claims)"
+    assert verdict({}, smoke=True)[0] == SMOKE_NOTE and SMOKE_NOTE not in verdict({})
+
+
+def test_default_and_full_presets():
+    from lostmid_jax.experiments.step0 import Config, expected_time
+    from lostmid_jax.nn import PRESETS
+
+    plans = {p.preset: p for p in Config().plans()}
+    assert list(plans) == ["toy-deep", "gpt2-small"]
+    assert plans["toy-deep"].method == "exact" and plans["toy-deep"].seeds >= 8
+    assert plans["gpt2-small"].seeds >= 4
+    full = Config(full=True)
+    assert full.preset_names() == ("toy-deep", "gpt2-small", "qwen2-0.5b")
+    assert re.search(r"qwen2-0.5b: 4 units .* ~\d+ min", expected_time(full))
+    for name in PRESETS:  # every preset is selectable and gets a plan
+        plan = Config(presets=(name,)).plans()[0]
+        assert plan.length >= 2 and plan.seeds >= 1 and plan.variants
+    with pytest.raises(ValueError, match="full"):
+        Config(full="yes")

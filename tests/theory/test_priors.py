@@ -51,10 +51,26 @@ def dense_uniform(prior, length, number=Fraction):
     return rows
 
 
+def published_exponents(n, rule="alibi"):
+    """log2 of the ALiBi slopes, as the ALiBi paper's reference code builds them (get_slopes).
+
+    For n a power of two: start = 2^(-2^-(log2 n - 3)) = 2^(-8/n), slopes start^1..start^n. Otherwise the
+    closest power of two p below n, then every other slope of the 2p-head list, the first n - p of them.
+    "geometric": -8h/n for every n (the rule the code used before).
+    """
+    if rule == "geometric":
+        return [Fraction(-8 * h, n) for h in range(1, n + 1)]
+    if math.log2(n).is_integer():
+        start = -Fraction(2) ** -(int(math.log2(n)) - 3)  # log2 of start
+        return [start * (i + 1) for i in range(n)]
+    closest = 2 ** math.floor(math.log2(n))
+    return published_exponents(closest) + published_exponents(2 * closest)[0::2][: n - closest]
+
+
 def dense_alibi(prior, length, exp=math.exp, power=lambda e: 2.0 ** e):
-    """Head average of softmax_j(-m_h (i - j)) over j <= i, m_h = 2^(-8h/n) or the given slopes."""
+    """Head average of softmax_j(-m_h (i - j)) over j <= i, m_h from the published rule or the given slopes."""
     n = prior.n_heads
-    slopes = [power(-8 * h / n) for h in range(1, n + 1)] if prior.slopes is None else list(prior.slopes)
+    slopes = [power(e) for e in published_exponents(n, prior.rule)] if prior.slopes is None else list(prior.slopes)
     rows = []
     for i in range(1, length + 1):
         row = [0] * length
@@ -124,10 +140,26 @@ def test_uniform_priors_match_dense_rollout(length):
                 dense_exact, exact_layers), (prior, name)
 
 
+def test_alibi_slopes_follow_the_published_rule():
+    """Exact exponents against the reference code's recursion for every head count up to 130 (BLOOM-176B: 112)."""
+    from lostmid_jax.theory.alibi_slopes import slope_exponents
+
+    for n in range(1, 131):
+        assert list(slope_exponents(n)) == published_exponents(n), n
+        assert list(slope_exponents(n, "geometric")) == [Fraction(-8 * h, n) for h in range(1, n + 1)]
+        assert theory.ALiBi(n).float_slopes() == tuple(2.0 ** float(e) for e in published_exponents(n))
+    # the rules agree for powers of two only; for 112 heads 16 slopes coincide (the 2^(-8h/112) of h = 7, 14, ...)
+    assert all((slope_exponents(n) == slope_exponents(n, "geometric")) == (n & (n - 1) == 0) for n in range(1, 131))
+    same = set(slope_exponents(112)) & set(slope_exponents(112, "geometric"))
+    assert len(same) == 16
+    assert slope_exponents(3) == (Fraction(-4), Fraction(-8), Fraction(-2))  # 2^-4, 2^-8, then 2^-2 from the 4-head list
+
+
 @pytest.mark.parametrize("length", [1, 4, 11])
-@pytest.mark.parametrize("heads", [1, 2, 3, 8])
+@pytest.mark.parametrize("heads", [1, 2, 3, 8, 12])
 def test_alibi_matches_dense_rollout(length, heads):
-    for prior in (theory.ALiBi(heads), theory.ALiBi(heads, tuple(0.7 * h for h in range(heads)))):
+    for prior in (theory.ALiBi(heads), theory.ALiBi(heads, rule="geometric"),
+                  theory.ALiBi(heads, tuple(0.7 * h for h in range(heads)))):
         dense = dense_alibi(prior, length)
         np.testing.assert_allclose(attention_matrix(prior, length), dense, rtol=1e-14)
         for name, schedule in SCHEDULES.items():
@@ -150,15 +182,14 @@ def test_alibi_head_average_is_not_the_average_of_per_head_rollouts():
                                np.mean([rollout(a, [0.7]) for a in heads], axis=0), rtol=1e-12)  # H = 1: equal
 
 
-@pytest.mark.parametrize("prior", [theory.ALiBi(3), theory.ALiBi(2, (0.0, 1.5))])
+@pytest.mark.parametrize("prior", [theory.ALiBi(3), theory.ALiBi(6), theory.ALiBi(3, rule="geometric"),
+                                   theory.ALiBi(2, (0.0, 1.5))])
 def test_alibi_mpmath_and_arb_to_45_digits(prior):
     length, schedule = 7, [Fraction(1, 3), Fraction(1), Fraction(5, 8)]
     ctx = mpmath.MPContext()
     ctx.dps = 70
-    dense = dense_alibi(prior, length, exp=ctx.exp, power=lambda e: ctx.power(2, ctx.mpf(e)))
-    if prior.slopes is None:  # exponents -8h/n exactly, not via a float
-        n = prior.n_heads
-        dense = dense_alibi(theory.ALiBi(n, tuple(ctx.power(2, ctx.mpf(-8 * h) / n) for h in range(1, n + 1))), length, exp=ctx.exp)
+    dense = dense_alibi(prior, length, exp=ctx.exp,  # exponents exactly, not via a float
+                        power=lambda e: ctx.power(2, ctx.mpf(e.numerator) / e.denominator))
     reference = rollout_row(dense, [ctx.mpf(a.numerator) / a.denominator for a in schedule], ctx.one)
     _check_high_precision(prior, length, schedule, reference, ctx)
 
@@ -248,7 +279,10 @@ def test_structured_rows_are_fast_at_long_context():
 
 def test_specs_round_trip():
     for length in (1, 8, 2048):
-        for spec in default_priors(length) + ("chunks:1+2+" + str(length + 9), "alibi:2:0.5/0.0", "sinks:1"):
+        for spec in default_priors(length) + ("chunks:1+2+" + str(length + 9), "alibi:2:0.5/0.0", "sinks:1",
+                                              "alibi:12:geometric", "alibi:112", "content", "content:diag=2.0",
+                                              "content:heads=3:diag=1.0/-0.5/2.0:slopes=alibi:temperature=0.5",
+                                              f"content:sinks:1:{length}:heads=2:base=0.25:weights=1.0/3.0"):
             try:
                 prior = parse_prior(spec, length)
             except ValueError:
@@ -275,6 +309,9 @@ def test_specs_round_trip():
         (lambda: theory.ALiBi(2, (0.5, -0.1)), r"slopes\[1\]"),
         (lambda: theory.ALiBi(2, (0.5,)), "slopes"),
         (lambda: theory.ALiBi(1, (float("nan"),)), "slopes"),
+        (lambda: theory.ALiBi(3, rule="paper"), "rule"),
+        (lambda: theory.ALiBi(2, (0.5, 0.25), rule="geometric"), "rule"),
+        (lambda: parse_prior("alibi:3:papers", 8), "alibi:3:papers"),
         (lambda: theory.influence_row(7, 2, 0.5, prior="causal"), "prior"),
         (lambda: theory.influence_row(7, 2, 0.5, prior=theory.Bidirectional(), backend="jax"), "backend"),
         (lambda: theory.influence_row(7, 2, 0.5, prior=theory.ALiBi(2), backend="exact"), "exact"),

@@ -8,8 +8,10 @@ model uses softmax attention with zero query/key weights, so each head's
 weights are softmax(-m_h (i - j)); value maps copy x into every head and the
 output map averages the heads, so Attn(x) = (1/n) sum_h A_h x: the head
 average that :class:`~lostmid_jax.theory.ALiBi` defines. The library's own
-bridge, analysis.prior_for(cfg), must name the same prior. The Sinks prior has
-no decoder mask and is not covered here.
+bridge, analysis.prior_for(cfg), must name the same prior. The Sinks prior is
+the decoder's sliding window with ``sinks``. A softmax model whose layer-1
+query/key maps give every head the score diag_h [i = j] (and zero in later
+layers) is the Content prior with that per-layer self bonus, ALiBi included.
 """
 
 import jax
@@ -57,6 +59,7 @@ CASES = [
     (dict(mask="causal"), [(theory.Causal(), None)]),
     (dict(mask="bidirectional"), [(theory.Bidirectional(), None)]),
     (dict(mask="sliding_window", window=3), [(theory.SlidingWindow(3), None)]),
+    (dict(mask="sliding_window", window=3, sinks=2), [(theory.Sinks(2, 3), None)]),
     (dict(mask="prefix_lm", prefix=4), [(theory.PrefixLM(4), None)]),
     (dict(mask="document"), [(theory.Chunks((2, 4, 3)), [0, 0, 1, 1, 1, 1, 2, 2, 2]),
                              (theory.Chunks((5, 4)), [3, 3, 3, 3, 3, 7, 7, 7, 7]),
@@ -75,10 +78,10 @@ def test_uniform_prior_equals_decoder_mask(mask_kw, priors):
         assert prior_for(model.cfg, L, doc_length=getattr(prior, "lengths", None)) == prior
 
 
-@pytest.mark.parametrize("heads", [1, 8])
-def test_alibi_prior_equals_decoder_with_zero_scores(heads):
+@pytest.mark.parametrize("heads,rule", [(1, "alibi"), (3, "alibi"), (3, "geometric")])
+def test_alibi_prior_equals_decoder_with_zero_scores(heads, rule):
     cfg = DecoderConfig(depth=len(ALPHAS), width=D, heads=heads, head_dim=D, attention="softmax", mlp="none",
-                        norm="none", position="alibi", attn_mix=ALPHAS, param_dtype="float64")
+                        norm="none", position="alibi", alibi_rule=rule, attn_mix=ALPHAS, param_dtype="float64")
     model = Decoder(cfg, rngs=nnx.Rngs(0))
     h = cfg.depth
     model.blocks.attn.q.kernel[...] = jnp.zeros((h, D, heads * D))
@@ -86,5 +89,6 @@ def test_alibi_prior_equals_decoder_with_zero_scores(heads):
     model.blocks.attn.v.kernel[...] = jnp.broadcast_to(jnp.tile(jnp.eye(D), (1, heads)), (h, D, heads * D))
     model.blocks.attn.o.kernel[...] = jnp.broadcast_to(jnp.tile(jnp.eye(D), (heads, 1)) / heads, (h, heads * D, D))
     w = _influence(_last_row_jacobian(model))
-    np.testing.assert_allclose(w, theory.influence_row(L, len(ALPHAS), ALPHAS, prior=theory.ALiBi(heads)), rtol=1e-10, atol=1e-15)
-    assert prior_for(cfg, L) == theory.ALiBi(heads)
+    prior = theory.ALiBi(heads, rule=rule)
+    np.testing.assert_allclose(w, theory.influence_row(L, len(ALPHAS), ALPHAS, prior=prior), rtol=1e-10, atol=1e-15)
+    assert prior_for(cfg, L) == prior

@@ -9,12 +9,17 @@ trains in <run_dir>/<intervention>/seed<k>/ (metrics.jsonl, snapshots.jsonl,
 ckpt/) with identical seeds, data streams and evaluation set; the same run
 directory resumes every run from its last checkpoint.
 
-Writes snapshots.csv, profiles.csv, verdict.txt (:mod:`.claims`) and the figures.
+Writes snapshots.csv, profiles.csv, strength.csv, accuracy.csv, documents.csv
+(columns in :data:`COLUMNS`; positions j, layers, needle bins and documents
+1-based), verdict.txt (:mod:`.claims`) and the figures
+(:mod:`lostmid_jax.plots.training`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
+import math
 import pathlib
 
 from ...train.config import INTERVENTIONS, SMOKE as TRAIN_SMOKE, TrainConfig
@@ -22,12 +27,51 @@ from ...validation import check_choice, check_int
 from ..configs import tuples_from_lists
 
 NAME = "micro_training"
-VERDICT_TITLE = "micro-training: the valley, the pathways and retrieval, mean +- SE over seeds"
-SMOKE_HELP = "width 32, 6 steps, 2 seeds, one intervention"
+VERDICT_TITLE = "micro-training: the valley, the pathways and retrieval, mean [95% CI] over seeds"
+SMOKE_HELP = "one layer of width 16, 5 steps, 2 seeds, one intervention"
 RESUMABLE = True
 USES_DEVICES = True
 CLI_ALIASES = {"snapshots": "base.snapshot_steps"}
 CLI_HIDDEN = frozenset({"base.seed", "base.intervention"})
+_LOG = logging.getLogger(__name__)
+FILES = {variant: f"the '{variant}' training runs: seed<k>/ with train_config.json, metrics.jsonl, "
+                  "snapshots.jsonl and ckpt/ (lostmid_jax.train.load_trained reads them back)"
+         for variant in INTERVENTIONS}
+
+_KEYS = {"intervention": ("training variant: none (baseline), middle_loss, oversample_middle or curriculum", ""),
+         "seed": ("seed of the model init and the data stream", ""),
+         "step": ("optimizer steps taken when the snapshot was measured (0: the initialization)", "steps")}
+_PATHWAYS = {"total": "the full Jacobian", "value": "the value pathway (attention probabilities frozen)",
+             "score": "the score pathway (total minus value)"}
+COLUMNS = {
+    "snapshots.csv": {
+        **_KEYS,
+        **{k: v for path, what in _PATHWAYS.items() for k, v in {
+            f"{path}_norm": (f"pathway norm sqrt(sum_j n_j^2) of {what}", ""),
+            f"{path}_valley": (f"valley depth log10(n_L / mean middle n_j) of {what} (train/metrics.py)", "log10"),
+            f"{path}_spike": (f"mean log10(n_b / median of the neighbours) at interior document starts b, {what}; "
+                              "empty without interior boundaries", "log10"),
+            f"{path}_doc_u": (f"document-local U log10(sqrt(start * end edge) / middle), mean over documents, "
+                              f"{what}; empty when no document is long enough", "log10"),
+        }.items()},
+        "acc_mean": ("retrieval accuracy, mean over needle bins; empty for task lm", ""),
+        "acc_middle": ("retrieval accuracy of the central needle bin(s); empty for task lm", ""),
+    },
+    "profiles.csv": {
+        **_KEYS,
+        "j": ("input position, 1-based (1..L; L is the output token's own position)", ""),
+        "x": ("normalized position j/L", ""),
+        **{path: (f"influence n_j = ||d y_L / d x_j||_F through {what}", "") for path, what in _PATHWAYS.items()},
+    },
+    "strength.csv": {**_KEYS, "layer": ("layer l, 1-based", ""),
+                     "a": ("measured attention strength a_l on the profile input", "")},
+    "accuracy.csv": {**_KEYS, "bin": ("needle bin b, 1-based (by the needle's pair index in the context)", ""),
+                     "x": ("bin centre (b - 1/2) / bins, as a fraction of the context's pairs", ""),
+                     "accuracy": ("fraction of exact argmax answers in the bin", "")},
+    "documents.csv": {**_KEYS, "document": ("document c, 1-based, in the profile input", ""),
+                      "doc_u": ("document-local U log10(sqrt(start * end edge) / middle) of the total "
+                                "profile; empty when the document is too short", "log10")},
+}
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -91,11 +135,13 @@ def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
     attn_impl = resolve_attn_impl(cfg.base)
     base = cfg.base.replace(attn_impl=attn_impl)
     records, runs = [], {}
+    _LOG.info(f"micro_training: {len(cfg.variants)} variants x {len(cfg.seeds)} seeds, attention {attn_impl}")
     with using_mesh(mesh):
         for variant in cfg.variants:
             for seed in cfg.seeds:
+                first = not runs  # its set-up phases compile; the later runs reuse those programs
                 res = train(base.replace(intervention=variant, seed=seed), out_dir / variant / f"seed{seed}",
-                            progress=progress and is_process0())
+                            progress=progress and is_process0(), log=_LOG.info if first else None)
                 runs[(variant, seed)] = res
                 for snap in res.snapshots:
                     records.append({"intervention": variant, "seed": seed,
@@ -104,20 +150,54 @@ def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
 
 
 def profile_rows(runs: dict) -> list[dict]:
-    """Long table: intervention, seed, step, position, total, value, score."""
+    """Rows of profiles.csv: intervention, seed, step, j (1-based), x = j/L, total, value, score."""
     rows = []
     for (variant, seed), res in runs.items():
         for snap in res.snapshots:
             p = snap["profiles"]
-            rows += [{"intervention": variant, "seed": seed, "step": snap["step"], "position": j,
+            length = len(p["total"])
+            rows += [{"intervention": variant, "seed": seed, "step": snap["step"], "j": j + 1, "x": (j + 1) / length,
                       "total": p["total"][j], "value": p["value"][j], "score": p["score"][j]}
-                     for j in range(len(p["total"]))]
+                     for j in range(length)]
+    return rows
+
+
+def _na(value):
+    """None (an empty CSV field) for a missing or NaN value."""
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
+
+
+def snapshot_rows(records: list[dict]) -> list[dict]:
+    """Rows of snapshots.csv: the scalar snapshot metrics (COLUMNS), NA where a task has none."""
+    return [{k: _na(r.get(k)) for k in COLUMNS["snapshots.csv"]} for r in records]
+
+
+def _indexed(records: list[dict], prefix: str, column: str, value: str, extra=None) -> list[dict]:
+    """Long rows (intervention, seed, step, <column> = 1-based index, [extra], <value>) of the record
+    keys ``<prefix><k>`` (k 0-based)."""
+    rows = []
+    for r in records:
+        keys = sorted((k for k in r if k.startswith(prefix) and k[len(prefix):].isdigit()),
+                      key=lambda k: int(k[len(prefix):]))
+        for k in keys:
+            i = int(k[len(prefix):]) + 1
+            rows.append({"intervention": r["intervention"], "seed": r["seed"], "step": r["step"], column: i,
+                         **(extra(i) if extra else {}), value: _na(r[k])})
     return rows
 
 
 def records(result: Result) -> dict[str, list[dict]]:
-    """snapshots.csv and profiles.csv."""
-    return {"snapshots.csv": result.records, "profiles.csv": profile_rows(result.runs)}
+    """snapshots.csv, profiles.csv, strength.csv, and accuracy.csv (tasks with retrieval) and documents.csv
+    (tasks with documents)."""
+    base, recs = result.config.base, result.records
+    out = {"snapshots.csv": snapshot_rows(recs), "profiles.csv": profile_rows(result.runs),
+           "strength.csv": _indexed(recs, "strength_", "layer", "a")}
+    if base.task != "lm":
+        bins = base.needle_bins
+        out["accuracy.csv"] = _indexed(recs, "acc_bin", "bin", "accuracy", lambda b: {"x": (b - 0.5) / bins})
+    if base.task != "retrieval":
+        out["documents.csv"] = _indexed(recs, "total_doc_u_c", "document", "doc_u")
+    return {name: rows for name, rows in out.items() if rows}
 
 
 def summary(result: Result) -> str:
@@ -130,13 +210,12 @@ def verdict(result: Result) -> list[str]:
     return claims_verdict(result.config, result.records)
 
 
-def figures(result: Result, run_dir) -> list:
+def figures(tables: dict, cfg: Config) -> dict:
+    """{stem: Figure} from the run's tables (:mod:`lostmid_jax.plots.training`)."""
     from ...plots.training import all_figures
     from ...train import tasks
 
-    base = result.config.base
-    return all_figures(result.records, profile_rows(result.runs), result.config, tasks.boundaries(base), run_dir,
-                       chance=tasks.chance_accuracy(base))
+    return all_figures(tables, cfg, boundaries=tasks.boundaries(cfg.base), chance=tasks.chance_accuracy(cfg.base))
 
 
 def resolve(cfg: Config) -> Config:

@@ -2,36 +2,54 @@
 
     lines = verdict(cfg, records)     # cfg: micro_training.Config; records: Result.records
 
-Every number is a mean +- SE across seeds (SE = sample std / sqrt(seeds));
-a claim is made only when |mean| > 2 SE (changes are paired by seed).
+Every number is a mean across seeds with its 95% confidence interval in
+brackets, mean +- t(0.975, S-1) SE (SE = sample std / sqrt(S); changes are
+paired by seed); a claim is made only when the interval excludes 0 (or
+chance). With one seed there is no interval and no claim. The Step-0
+profile these runs start from is docs/theory.md §1; what training changes is
+outside the paper's Step-0 claims (docs/theory.md §5).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...analysis.metrics import mean_se
+from ...plots.training import mean_ci
 from ...train import tasks
 from ...train.snapshots import middle_bins
+
+SMOKE_STEPS = 10  # runs this short (or with one seed) are smoke-sized: the verdict says so
 
 
 def _series(records, variant, key, step) -> dict[int, float]:
     return {r["seed"]: r[key] for r in records if r["intervention"] == variant and r["step"] == step and key in r}
 
 
-def _call(mean, se, what_pos, what_neg) -> str:
-    if not np.isfinite(se):
-        return "undetermined (one seed)"
-    if mean > 2 * se:
+def mean_se(values) -> tuple[float, float]:
+    """(mean, half-width of the 95% CI) of the finite values (the half-width is NaN for one value)."""
+    return mean_ci(list(values))
+
+
+def _call(mean, half, what_pos, what_neg) -> str:
+    if not np.isfinite(half):
+        return "undetermined (one seed: no CI)"
+    if mean - half > 0:
         return what_pos
-    if mean < -2 * se:
+    if mean + half < 0:
         return what_neg
-    return "no clear change (|mean| <= 2 SE)"
+    return "no clear change (the 95% CI includes 0)"
+
+
+def _ci(m, half, sign: str = "+", spec: str = ".3f") -> str:
+    if not np.isfinite(m):
+        return "n/a"
+    if not np.isfinite(half):
+        return f"{m:{sign}{spec}} [no CI]"
+    return f"{m:{sign}{spec}} [{m - half:{sign}{spec}}, {m + half:{sign}{spec}}]"
 
 
 def _fmt(values, sign: str = "+") -> str:
-    m, se = mean_se(values)
-    return f"{m:{sign}.3f} +- {se:.3f}"
+    return _ci(*mean_se(values), sign)
 
 
 def _change(records, variant, key, first, last) -> tuple[dict, dict, tuple[float, float]]:
@@ -42,12 +60,14 @@ def _change(records, variant, key, first, last) -> tuple[dict, dict, tuple[float
 def _profile_lines(records, first, last) -> list[str]:
     v0, v1, (m, se) = _change(records, "none", "total_valley", first, last)
     lines = [f"valley depth log10(recency/middle), baseline: step {first} {_fmt(v0.values())}, step {last} "
-             f"{_fmt(v1.values())}; change {m:+.3f} +- {se:.3f} -> "
+             f"{_fmt(v1.values())}; change {_ci(m, se)} -> "
              + _call(m, se, "the relative valley DEEPENS", "the relative valley becomes SHALLOWER")]
     for path in ("value", "score"):
         a, b = _series(records, "none", f"{path}_norm", first), _series(records, "none", f"{path}_norm", last)
-        lines.append(f"{path} pathway norm, baseline: step {first} {mean_se(a.values())[0]:.4g} -> "
-                     f"step {last} {mean_se(b.values())[0]:.4g}")
+        ratio = mean_se([b[s] / a[s] for s in b if s in a and a[s] > 0])
+        lines.append(f"{path} pathway norm, baseline: step {first} {_ci(*mean_se(a.values()), '', '.4g')} -> "
+                     f"step {last} {_ci(*mean_se(b.values()), '', '.4g')}; ratio {_ci(*ratio, '', '.3g')} -> "
+                     + _call(ratio[0] - 1, ratio[1], "GROWS", "SHRINKS").replace("includes 0", "includes 1"))
     return lines
 
 
@@ -57,19 +77,19 @@ def _chunk_lines(records, first, last) -> list[str]:
     lines = []
     if any(np.isfinite(v) for v in s1.values()):
         m1, se1 = mean_se(s1.values())
-        lines.append(f"document-boundary spike log10(n_b / neighbour median), baseline step {last}: {m1:+.3f} +- "
-                     f"{se1:.3f} (change from step {first}: {md:+.3f} +- {sed:.3f}) -> "
+        lines.append(f"document-boundary spike log10(n_b / neighbour median), baseline step {last}: {_ci(m1, se1)} "
+                     f"(change from step {first}: {_ci(md, sed)}) -> "
                      + _call(m1, se1, "spikes at document boundaries", "dips at document boundaries"))
     u0, u1, (mu, seu) = _change(records, "none", "total_doc_u", first, last)
     if any(np.isfinite(v) for v in u1.values()):
         m1, se1 = mean_se(u1.values())
         prefix = "total_doc_u_c"
         docs = sorted({k for r in records for k in r if k.startswith(prefix)}, key=lambda k: int(k[len(prefix):]))
-        per = ", ".join(f"doc {k[len(prefix):]} {_fmt(_series(records, 'none', k, last).values())}" for k in docs)
+        per = ", ".join(f"doc {int(k[len(prefix):]) + 1} {_fmt(_series(records, 'none', k, last).values())}" for k in docs)
         lines.append(f"document-local U log10(sqrt(start*end edge)/middle) per document, baseline: step {first} "
-                     f"{_fmt(u0.values())}, step {last} {m1:+.3f} +- {se1:.3f} ({per}) -> "
+                     f"{_fmt(u0.values())}, step {last} {_ci(m1, se1)} ({per}) -> "
                      + _call(m1, se1, "a U INSIDE each document", "a hump inside each document")
-                     + f"; change {mu:+.3f} +- {seu:.3f} -> "
+                     + f"; change {_ci(mu, seu)} -> "
                      + _call(mu, seu, "the document-local U DEEPENS", "the document-local U becomes SHALLOWER"))
     return lines
 
@@ -83,38 +103,42 @@ def _accuracy_lines(exp, records, first, last) -> list[str]:
     for variant, step in [("none", first)] + [(v, last) for v in exp.variants]:  # step 0: one model per seed
         m, se = mean_se(_series(records, variant, "acc_mean", step).values())
         by_bin = ", ".join(_fmt(_series(records, variant, f"acc_bin{b}", step).values(), "") for b in range(bins))
-        lines.append(f"{variant} accuracy step {step}: {m:.3f} +- {se:.3f} = {m / chance:.1f} x chance "
+        lines.append(f"{variant} accuracy step {step}: {_ci(m, se, '')} = {m / chance:.1f} x chance "
                      f"(by needle bin: {by_bin}) -> "
-                     + _call(m - chance, se, "ABOVE chance", "BELOW chance").replace("no clear change", "AT chance"))
+                     + _call(m - chance, se, "ABOVE chance", "BELOW chance").replace("no clear change (the 95% CI includes 0)", "AT chance (the 95% CI includes it)"))
     base_acc, v1 = _series(records, "none", "acc_middle", last), _series(records, "none", "total_valley", last)
     for variant in exp.variants[1:]:
         acc, val = _series(records, variant, "acc_middle", last), _series(records, variant, "total_valley", last)
         ma, sa = mean_se([acc[s] - base_acc[s] for s in acc if s in base_acc])
         mv, sv = mean_se([val[s] - v1[s] for s in val if s in v1])
-        lines.append(f"{variant} vs baseline (paired by seed), step {last}: middle-bin {middle_bins(bins).tolist()} "
-                     f"accuracy {ma:+.3f} +- {sa:.3f} -> "
+        lines.append(f"{variant} vs baseline (paired by seed), step {last}: middle-bin {(middle_bins(bins) + 1).tolist()} "
+                     f"accuracy {_ci(ma, sa)} -> "
                      + _call(ma, sa, "raises middle accuracy", "lowers middle accuracy")
-                     + f"; valley {mv:+.3f} +- {sv:.3f} -> " + _call(mv, sv, "deeper valley", "shallower valley")
+                     + f"; valley {_ci(mv, sv)} -> " + _call(mv, sv, "deeper valley", "shallower valley")
                      + _paired(records, variant, "total_doc_u", last, "document-local U"))
     return lines
 
 
 def _paired(records, variant, key, step, label) -> str:
-    """'; <label> diff +- SE -> call' against the baseline (paired by seed), '' when undefined."""
+    """'; <label> diff [95% CI] -> call' against the baseline (paired by seed), '' when undefined."""
     a, b = _series(records, "none", key, step), _series(records, variant, key, step)
     m, se = mean_se([b[s] - a[s] for s in b if s in a])
-    return "" if not np.isfinite(m) else f"; {label} {m:+.3f} +- {se:.3f} -> " + _call(m, se, "deeper", "shallower")
+    return "" if not np.isfinite(m) else f"; {label} {_ci(m, se)} -> " + _call(m, se, "deeper", "shallower")
 
 
 def verdict(exp, records: list[dict]) -> list[str]:
     """Statements on the valley, pathways, document boundaries and document-local U, and
-    retrieval accuracy against chance and across interventions (mean +- SE over seeds)."""
+    retrieval accuracy against chance and across interventions (mean [95% CI] over seeds)."""
     steps = sorted({r["step"] for r in records})
     first, last = steps[0], steps[-1]
-    lines = [f"seeds {list(exp.seeds)}; mean +- SE across seeds; steps {first} -> {last}"]
+    lines = [f"seeds {list(exp.seeds)}; mean [95% CI] across seeds; steps {first} -> {last}; the step-0 profile "
+             f"is the model at initialization (docs/theory.md §1), the changes are beyond the paper's Step-0 "
+             f"claims (docs/theory.md §5)"]
     lines += _profile_lines(records, first, last)
     if exp.base.task != "retrieval":
         lines += _chunk_lines(records, first, last)
     if exp.base.task != "lm":
         lines += _accuracy_lines(exp, records, first, last)
+    if exp.base.steps <= SMOKE_STEPS or len(exp.seeds) < 2:
+        lines.append("(smoke run: too small to test the paper's claims)")
     return lines

@@ -7,26 +7,46 @@ with theory rows from the measured a_l and from a fitted constant a.
 
     config.py    what to run (presets, variants, seeds, estimator)
     measure.py   one unit (preset, variant, seed) -> arrays, saved as units/*.npz (resumable)
-    report.py    per (preset, variant) summaries and the CSV rows
-    claims.py    the table and the verdict on the paper's claims
+    report.py    per (preset, variant) summaries, 95% CIs and the CSV rows
+    claims.py    the table and the verdict on the paper's claims (docs/theory.md §5)
+    columns.py   what every CSV column means (COLUMNS)
 
-Writes config.json, units/*.npz, profiles.csv, metrics.csv, alphas.csv,
-table.txt, verdict.txt and the figures; the same run directory resumes.
+The default run covers "toy-deep" (depth 12, exact, 8 seeds) and gpt2-small
+(4 seeds); ``--full`` adds qwen2-0.5b (it prints the expected time first);
+any preset of nn.PRESETS can be chosen with --preset. Every comparison has
+its 95% CI (lostmid_jax.analysis.agreement).
+
+Writes config.json, units/*.npz, profiles.csv, metrics.csv, agreement.csv,
+alphas.csv, attention.csv, table.txt, verdict.txt and the figures
+(overlay_<preset>, heatmap_<preset>, drawn from the CSVs alone); the same run
+directory resumes. Positions j and layers are 1-based, x = j/L.
+
+Each model is compared with its own Step-0 prior (config.json "priors"):
+``analysis.prior_for`` of its config by default; with ``--content-prior`` the
+Content prior measured from its seed-0 model (:func:`.report.content_prior`;
+the scores in content_scores.csv, the prior named in verdict.txt).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import pathlib
 
-from .config import DEFAULT_PLANS, SMOKE, Config, PresetPlan, model_config, variant_overrides
+from .columns import COLUMNS
+from .config import (DEFAULT_PLANS, DEFAULT_PRESETS, FULL_PRESETS, FULL_SECONDS_PER_UNIT, SMOKE, Config,
+                     PresetPlan, default_plan, model_config, variant_overrides)
+
+_LOG = logging.getLogger(__name__)
 
 NAME = "step0"
 VERDICT_TITLE = "the paper's Step-0 claims, native variant of each preset"
-SMOKE_HELP = "toy preset, L=48, 2 seeds, 4 probes"
+SMOKE_HELP = "toy preset, L=32, 2 seeds, 4 probes"
+FILES = {"units": "one .npz file per (preset, variant, seed): the measured arrays (a rerun resumes from them)"}
 RESUMABLE = True
 USES_DEVICES = True
 CLI_ALIASES = {"preset": "presets", "dtype": "param_dtype"}
+CLI_HIDDEN = frozenset({"smoke"})  # set by --smoke (SMOKE), not a flag of its own
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,23 +80,53 @@ def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
 
     if cfg.param_dtype == "float64":
         jax.config.update("jax_enable_x64", True)
+    if cfg.full:
+        _LOG.info(expected_time(cfg))
     units = measure.run_all(cfg, pathlib.Path(run_dir), progress=progress and writes_files(), mesh=mesh)
     plans = {p.preset: p for p in cfg.plans()}
-    priors = {(name, variant): prior_for(model_config(name, variant), plans[name].length)
-              for name, variant in units}
-    summaries = report.summarize(units, cfg.band, priors) if writes_files() else {}
+    if cfg.content_prior:
+        if writes_files():
+            _LOG.info("step0: measuring each seed-0 model's content scores (--content-prior)")
+        priors = {(name, variant): report.content_prior(measure.unit_inputs(cfg, plans[name], variant, 0)[0],
+                                                        plans[name].length) for name, variant in units}
+    else:
+        priors = {(name, variant): prior_for(model_config(name, variant), plans[name].length)
+                  for name, variant in units}
+    if writes_files():
+        _LOG.info(f"step0: summaries and 95% CIs ({cfg.n_boot} bootstrap replicates)")
+    summaries = report.summarize(units, cfg.band, priors, n_boot=cfg.n_boot) if writes_files() else {}
     peak_gb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     return Result(cfg, units, summaries, priors, peak_gb)
 
 
+def expected_time(cfg: Config) -> str:
+    """What --full adds, and how long it is expected to take on 2 CPU cores."""
+    plans = {p.preset: p for p in cfg.plans()}
+    parts, total = [], 0.0
+    for name in FULL_PRESETS:
+        plan = plans[name]
+        units = len(plan.units())
+        seconds = units * FULL_SECONDS_PER_UNIT[name] * plan.length / 2048 * max(plan.probes, 1) / 8
+        total += seconds
+        parts.append(f"{name}: {units} units (L={plan.length}, {plan.probes} probes) ~{seconds / 60:.0f} min")
+    return (f"--full: {'; '.join(parts)}; expect about {total / 60:.0f} min on 2 CPU cores beyond the default run "
+            f"(peak memory ~5 GB; measured with the blocked attention backward)")
+
+
 def records(result: Result) -> dict[str, list[dict]]:
-    """profiles.csv, metrics.csv, alphas.csv (:mod:`.report`)."""
+    """profiles.csv, metrics.csv, agreement.csv, alphas.csv, attention.csv (:mod:`.report`)."""
     from . import report
 
     plans = {p.preset: p for p in result.config.plans()}
-    return {"profiles.csv": report.profile_records(result.summaries),
-            "metrics.csv": report.metric_records(result.summaries, plans),
-            "alphas.csv": report.alpha_records(result.summaries)}
+    out = {"profiles.csv": report.profile_records(result.summaries),
+           "metrics.csv": report.metric_records(result.summaries, plans),
+           "agreement.csv": report.agreement_records(result.summaries),
+           "alphas.csv": report.alpha_records(result.summaries),
+           "attention.csv": report.attention_records(result.summaries, result.config.heat_length),
+           "content_scores.csv": [row for (name, variant), prior in result.priors.items()
+                                  for row in report.content_records(prior, plans[name].length, preset=name,
+                                                                    variant=variant)]}
+    return {name: rows for name, rows in out.items() if rows}
 
 
 def summary(result: Result) -> str:
@@ -88,13 +138,20 @@ def summary(result: Result) -> str:
 def verdict(result: Result) -> list[str]:
     from .claims import verdict as claims_verdict
 
-    return claims_verdict(result.summaries)
+    lines = claims_verdict(result.summaries, smoke=result.config.smoke)
+    if result.config.content_prior:
+        lines.append("theory prior of each model (--content-prior: the self bonus and off-diagonal score per "
+                     "layer and head measured from its seed-0 model, content_scores.csv):")
+        lines += [f"  {name}/{variant}: {prior.label}" for (name, variant), prior in result.priors.items()]
+    return lines
 
 
-def figures(result: Result, run_dir) -> list:
-    from ...plots.step0 import all_figures
+def figures(tables: dict, cfg: Config) -> dict:
+    """overlay_<preset> and heatmap_<preset> for every preset, drawn from the saved CSVs alone
+    (``tables``: CSV stem -> DataFrame, as lostmid_jax.io.load_run gives them)."""
+    from ...plots.step0 import figures as draw
 
-    return all_figures(result.summaries, run_dir)
+    return draw(tables, cfg)
 
 
 def run_info(result: Result) -> dict:
@@ -108,5 +165,6 @@ def describe(result: Result) -> str:
     return f"{sum(len(v) for v in result.units.values())} units, peak RSS {result.peak_rss_gb:.2f} GB"
 
 
-__all__ = ["Config", "DEFAULT_PLANS", "NAME", "PresetPlan", "Result", "SMOKE", "figures", "records",
-           "run", "summary", "variant_overrides", "verdict"]
+__all__ = ["COLUMNS", "Config", "DEFAULT_PLANS", "DEFAULT_PRESETS", "FULL_PRESETS", "NAME", "PresetPlan", "Result",
+           "SMOKE", "default_plan", "expected_time", "figures", "records", "run", "summary", "variant_overrides",
+           "verdict"]

@@ -23,17 +23,41 @@ from ..configs import tuples_from_lists
 INPUTS = ("tokens", "gaussian")
 METHODS = ("exact", "randomized", "one-pass")
 
-# Per-preset defaults sized for 2 CPU cores (see the sim's docstring for times).
+# Per-preset defaults. The default run (``lostmid step0``) covers DEFAULT_PRESETS, sized to finish
+# within 20 minutes on 2 CPU cores; --full adds FULL_PRESETS (expected time printed first).
 # Qwen2 runs the total pathway only by default: the split doubles the backward passes.
 DEFAULT_PLANS = {
     "toy": dict(length=1024, method="exact", probes=16, seeds=8, split=True,
                 variants=("native", "nopos", "rope:1e5", "rope:5e5", "rope:1e6")),
-    "gpt2-small": dict(length=1024, method="randomized", probes=16, seeds=2, split=True, variants=("native", "nopos")),
+    "toy-deep": dict(length=512, method="exact", probes=16, seeds=8, split=True, variants=("native", "nopos")),
+    "gpt2-small": dict(length=1024, method="randomized", probes=8, seeds=4, split=False, variants=("native", "nopos")),
     "gpt2-medium": dict(length=1024, method="randomized", probes=8, seeds=1, split=True, variants=("native", "nopos")),
-    "qwen2-0.5b": dict(length=2048, method="randomized", probes=8, seeds=1, split=False, variants=("native", "nopos")),
+    "qwen2-0.5b": dict(length=2048, method="randomized", probes=8, seeds=2, split=False, variants=("native", "nopos")),
 }
-SMOKE = {"length": 48, "probes": 4, "seeds": 2, "heat_length": 48, "presets": ("toy",),
-         "variants": ("native", "nopos")}
+DEFAULT_PRESETS = ("toy-deep", "gpt2-small")
+FULL_PRESETS = ("qwen2-0.5b",)
+# Seconds per unit on 2 CPU cores of each FULL_PRESETS plan (what --full prints before it starts).
+FULL_SECONDS_PER_UNIT = {"qwen2-0.5b": 240.0}
+# Positions at which --content-prior measures a model's scores (report.content_prior): measure_scores
+# holds every layer's H N L^2 probabilities (float64, several copies), so L is capped there.
+CONTENT_LENGTH = 256
+SMOKE = {"length": 32, "probes": 4, "seeds": 2, "heat_length": 16, "presets": ("toy",),
+         "variants": ("native", "nopos"), "smoke": True}
+
+
+def default_plan(name: str) -> dict:
+    """The plan of preset ``name``: DEFAULT_PLANS, else one sized from its config (exact for width
+    <= 256, else 8 randomized probes and the total pathway only; 2 seeds; RoPE / positions on and off;
+    L = 1024, or the learned table's length if shorter)."""
+    from ...nn import PRESETS
+
+    if name in DEFAULT_PLANS:
+        return dict(DEFAULT_PLANS[name])
+    cfg = PRESETS[name]
+    small = cfg.width <= 256
+    length = min(1024, cfg.max_positions) if cfg.position == "learned" else 1024
+    return dict(length=length, method="exact" if small else "randomized", probes=8, seeds=2, split=small,
+                variants=("native", "nopos"))
 
 
 def model_config(name: str, variant: str, param_dtype: str = "float32"):
@@ -99,7 +123,8 @@ class Config:
     """Arguments of the Step-0 Jacobian experiment; validated at construction.
 
     Attributes:
-      presets: nn preset names to run (toy, gpt2-small, gpt2-medium, qwen2-0.5b).
+      presets: nn preset names to run (any key of nn.PRESETS; default toy-deep and gpt2-small).
+      full: also run FULL_PRESETS (qwen2-0.5b), after printing the expected time.
       length: L >= 2 positions for every preset; none keeps each preset's plan
         (toy 1024, gpt2 1024, qwen2 2048).
       method: "exact", "randomized" or "one-pass" for every preset; none keeps
@@ -113,14 +138,21 @@ class Config:
       param_dtype: parameter and compute dtype name.
       chunk: cotangents per batched backward (None: automatic).
       heat_length: positions used for the attention-probability heatmap
-        (min(L, heat_length); all H N L^2 probabilities are captured).
+        (min(L, heat_length); all H N L^2 probabilities are captured; the
+        causal part of 3 layers x 3 heads is saved in attention.csv).
       band: primacy / late band width of the U statistics.
       split: also measure the value and score pathways (about doubles the
         cost: a second backward per cotangent with the probabilities frozen);
         None keeps each preset's default (DEFAULT_PLANS).
+      n_boot: bootstrap replicates of the 95% CIs (lostmid_jax.analysis.agreement).
+      smoke: a --smoke run (the verdict says it is too small to test the paper's claims).
+      content_prior: compare each (preset, variant) with the Content prior measured from its seed-0
+        model (self bonus and off-diagonal score per layer and head, at min(L, 256) positions;
+        saved in content_scores.csv) instead of the plain prior of its config (softmax attention only).
     """
 
-    presets: tuple[str, ...] = tuple(DEFAULT_PLANS)
+    presets: tuple[str, ...] = DEFAULT_PRESETS
+    full: bool = False
     length: int | None = None
     method: str | None = None
     probes: int | None = None
@@ -129,9 +161,12 @@ class Config:
     input: str = "tokens"
     param_dtype: str = "float32"
     chunk: int | None = None
-    heat_length: int = 256
+    heat_length: int = 64
     band: float = 0.1
     split: bool | None = None
+    n_boot: int = 2000
+    smoke: bool = False
+    content_prior: bool = False
 
     def __post_init__(self):
         from ...nn import PRESETS
@@ -146,6 +181,10 @@ class Config:
             raise ValueError(f"length must be >= 2, got {self.length}")
         if self.method is not None:
             check_choice("method", self.method, METHODS)
+        for field in ("full", "smoke", "content_prior"):
+            if not isinstance(getattr(self, field), bool):
+                raise ValueError(f"{field} must be True or False, got {getattr(self, field)!r}")
+        check_int("n_boot", self.n_boot, 1)
         for field in ("probes", "seeds", "chunk", "heat_length"):
             if getattr(self, field) is not None:
                 check_int(field, getattr(self, field), 1)
@@ -157,6 +196,9 @@ class Config:
         if self.split is not None and not isinstance(self.split, bool):
             raise ValueError(f"split must be True, False or None (each preset's default), got {self.split!r}")
         for plan in self.plans():
+            if self.content_prior and PRESETS[plan.preset].attention != "softmax":
+                raise ValueError(f"content_prior needs softmax attention (scores to measure); {plan.preset} has "
+                                 f"attention={PRESETS[plan.preset].attention!r}")
             for variant in plan.variants:
                 cfg = PRESETS[plan.preset]
                 overrides = variant_overrides(plan.preset, variant)
@@ -164,11 +206,16 @@ class Config:
                     raise ValueError(f"length {plan.length} exceeds {plan.preset}'s max_positions={cfg.max_positions} "
                                      f"(learned positions, variant {variant!r})")
 
+    def preset_names(self) -> tuple[str, ...]:
+        """The presets that run: ``presets``, then FULL_PRESETS with ``full``."""
+        extra = tuple(n for n in FULL_PRESETS if n not in self.presets) if self.full else ()
+        return tuple(self.presets) + extra
+
     def plans(self) -> list[PresetPlan]:
         """One resolved PresetPlan per preset."""
         out = []
-        for name in self.presets:
-            fields = dict(DEFAULT_PLANS[name])
+        for name in self.preset_names():
+            fields = default_plan(name)
             for key in ("length", "method", "probes", "seeds", "variants", "split"):
                 if getattr(self, key) is not None:
                     fields[key] = getattr(self, key)

@@ -13,6 +13,24 @@ with two theory rows (:mod:`lostmid_jax.analysis.theory_fit`):
 
 Error bars: the standard error of the mean over seeds; with one seed, the
 probe standard error of that seed's estimate (randomized method; 0 for exact).
+
+95% confidence intervals (``n_boot`` > 0 and >= 2 seeds; :func:`lostmid_jax.analysis.agreement`):
+
+- Spearman, Wasserstein-1 and the noise ceiling of each comparison:
+  :func:`~lostmid_jax.analysis.agreement` (bootstrap over seeds;
+  raw positions and 64 / 16 equal bins of x). The theory rows are held
+  fixed, so the fitted-a row's CI is conditional on the fitted a.
+- Every statistic of the mean profile (peak-to-trough, U masses, valley fit,
+  the measured-a_l theory row's peak-to-trough): the same bootstrap over
+  seeds (LOOP_BOOT = 200 replicates for those computed one replicate at a
+  time: U masses, valley, score fraction, theory peak-to-trough).
+- The fitted constant a: the jackknife over seeds (a +- t SE, one refit per
+  left-out seed); a_l and its mean: the t interval over seeds.
+- RoPE on vs off: paired by seed (the same weights).
+
+The systematic-misfit statistic is the chi^2 of the log-profile residuals in
+units of their per-position standard errors
+(:func:`~lostmid_jax.analysis.uncertainty.log_misfit`).
 """
 
 from __future__ import annotations
@@ -20,9 +38,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy import stats
 
 from ...analysis import metrics
+from ...analysis.uncertainty import agreement, bootstrap_interval, bootstrap_weights, log_misfit
 from ...analysis.theory_fit import fit_constant_alpha, theory_row
+from .config import CONTENT_LENGTH
 
 PATHWAYS = ("total", "value", "score")
 
@@ -64,9 +85,10 @@ def _log10_ptt(p: np.ndarray) -> float:
     return float(np.log10(positive.max() / positive.min())) if positive.size else math.nan
 
 
-def summarize_variant(units: list[dict], band: float = 0.1, prior=None) -> dict:
+def summarize_variant(units: list[dict], band: float = 0.1, prior=None, *, n_boot: int = 0, seed: int = 0) -> dict:
     """Everything reported for one (preset, variant): profiles, theory rows under ``prior``
-    (the model's own Step-0 prior, :func:`lostmid_jax.analysis.prior_for`; None: causal), metrics."""
+    (the model's own Step-0 prior, :func:`lostmid_jax.analysis.prior_for`; None: causal), metrics;
+    with ``n_boot`` > 0 also their 95% CIs (:func:`intervals`)."""
     from ... import theory
 
     prior = theory.Causal() if prior is None else prior
@@ -99,19 +121,156 @@ def summarize_variant(units: list[dict], band: float = 0.1, prior=None) -> dict:
         out[f"spearman_{kind}"] = metrics.spearman(p, row)
         out[f"wasserstein_{kind}"] = metrics.wasserstein(p, row)
         out[f"value_spearman_{kind}"] = metrics.spearman(paths["value"]["p"], row) if "value" in paths else math.nan
+    if n_boot > 0:
+        out.update(intervals(units, out, prior, band=band, n_boot=n_boot, seed=seed))
     return out
 
 
-def summarize(results: dict, band: float = 0.1, priors: dict | None = None) -> dict:
-    """{(preset, variant): summary}, plus each variant's Spearman against the preset's "native".
+def bin_choices(length: int) -> tuple[int, ...]:
+    """The binnings compared: raw positions (B = L), then 64 and 16 equal bins of x where B < L."""
+    return (length, *(b for b in BINS if b < length))
+
+
+BINS = (64, 16)
+_BOUNDS = {"valley_r2": (-math.inf, 1.0), "valley_c": (-math.inf, math.inf)}  # the others are masses or x: [0, 1]
+LOOP_BOOT = 200  # bootstrap replicates of the statistics computed one replicate at a time
+# Statistics of the mean profile p [L] bootstrapped one replicate at a time (LOOP_BOOT replicates).
+_LOOP_STATS = ("recency_weight", "primacy_mass", "middle_mass", "valley_x", "valley_c", "valley_r2")
+
+
+def _log10_ptt_rows(means: np.ndarray) -> np.ndarray:
+    """log10(max / min) of the positive entries of each row [n, L] (what _log10_ptt gives per row)."""
+    positive = np.where(means > 0, means, np.nan)
+    with np.errstate(invalid="ignore"):
+        return np.log10(np.nanmax(positive, axis=1) / np.nanmin(positive, axis=1))
+
+
+def _profile_stats(p: np.ndarray, band: float) -> dict[str, float]:
+    u = metrics.u_statistics(p, band=band)
+    try:
+        fit = metrics.valley_power_law(p)
+        c, r2 = fit.c, fit.r2
+    except ValueError:
+        c = r2 = math.nan
+    return dict(recency_weight=u.recency_weight, primacy_mass=u.primacy_mass, middle_mass=u.middle_mass,
+                valley_x=u.valley_x, valley_c=c, valley_r2=r2)
+
+
+def _t_interval(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """95% t interval over seeds (axis 0) of the mean; NaN with one seed."""
+    rows = values.shape[0]
+    mean = values.mean(axis=0)
+    if rows < 2:
+        nan = np.full_like(mean, np.nan)
+        return nan, nan
+    half = stats.t.ppf(0.975, rows - 1) * values.std(axis=0, ddof=1) / math.sqrt(rows)
+    return mean - half, mean + half
+
+
+def intervals(units: list[dict], summary: dict, prior, *, band: float = 0.1, n_boot: int = 2000,
+              seed: int = 0) -> dict:
+    """The 95% CIs of one (preset, variant)'s summary (module docstring); NaN with one seed.
+
+    Returns a dict to merge into the summary: "ci" {statistic: (lo, hi)}, "agreement"
+    {(pathway, reference, bins): Agreement}, "misfit" {(reference, bins): Misfit},
+    "alphas_ci" ([H] lo, [H] hi).
+    """
+    from ... import theory
+
+    prior = theory.Causal() if prior is None else prior
+    rows = len(units)
+    nan2 = (math.nan, math.nan)
+    length, depth = summary["length"], summary["depth"]
+    norms = {name: np.stack([u[f"norms_{name}"] for u in units]) for name in summary["paths"]}
+    alphas = np.stack([u["alphas"] for u in units])  # [S, H]
+    agreements, misfits = {}, {}
+    boot = n_boot if rows >= 2 else 0
+    for pathway in [n for n in ("total", "value") if n in norms]:
+        for kind, row in summary["theory"].items():
+            for bins in bin_choices(length):
+                agreements[(pathway, kind, bins)] = agreement(norms[pathway], row, bins=bins, n_boot=boot, seed=seed)
+                if pathway == "total" and rows >= 2:
+                    misfits[(kind, bins)] = log_misfit(norms["total"], row, bins=bins, fitted=int(kind == "fitted"))
+    ci = {name: nan2 for name in (*_LOOP_STATS, "log10_peak_to_trough", "log10_peak_to_trough_body", "a_fit",
+                                  "a_mean", "theory_log10_peak_to_trough", "score_fraction_median")}
+    for kind in summary["theory"]:
+        total = agreements[("total", kind, length)]
+        ci[f"spearman_{kind}"], ci[f"wasserstein_{kind}"] = total.spearman_ci, total.wasserstein_ci
+    if ("value", "measured", length) in agreements:
+        ci["value_spearman_measured"] = agreements[("value", "measured", length)].spearman_ci
+    a_lo, a_hi = _t_interval(alphas)
+    if rows >= 2:
+        p_rows = norms["total"] / norms["total"].sum(axis=1, keepdims=True)
+        weights = bootstrap_weights(rows, n_boot, seed)
+        means = weights @ p_rows  # [n_boot, L]
+        for name, stat in (("log10_peak_to_trough", _log10_ptt_rows), ("log10_peak_to_trough_body",
+                                                                       lambda m: _log10_ptt_rows(m[:, :-1]))):
+            ci[name] = bootstrap_interval(summary[name], stat(means), rows, bounds=(0.0, math.inf))
+        few = weights[:LOOP_BOOT]  # statistics computed one replicate at a time
+        point = _profile_stats(summary["paths"]["total"]["p"], band)
+        reps = [_profile_stats(w @ p_rows, band) for w in few]
+        for name in _LOOP_STATS:
+            bounds = _BOUNDS.get(name, (0.0, 1.0))
+            ci[name] = bootstrap_interval(point[name], [r[name] for r in reps], rows, bounds=bounds)
+        theory_reps = [_log10_ptt(theory_row(length, w @ alphas, prior=prior)) for w in few]
+        ci["theory_log10_peak_to_trough"] = bootstrap_interval(summary["theory_log10_peak_to_trough"], theory_reps,
+                                                               rows, bounds=(0.0, math.inf))
+        lo, hi = _t_interval(alphas.mean(axis=1))
+        ci["a_mean"] = (float(lo), float(hi))
+        ci["a_fit"] = _jackknife_a_fit(p_rows, depth, summary["a_fit"], prior)
+        if "score" in norms:
+            ci["score_fraction_median"] = _score_fraction_ci(norms, summary["score_fraction_median"],
+                                                             min(n_boot, LOOP_BOOT), seed)
+    return dict(ci=ci, agreement=agreements, misfit=misfits, alphas_ci=(a_lo, a_hi))
+
+
+def _jackknife_a_fit(p_rows: np.ndarray, depth: int, a_fit: float, prior) -> tuple[float, float]:
+    """a_fit +- t(0.975, S-1) SE_jack, one refit per left-out seed, clipped to [0, 1]."""
+    rows = p_rows.shape[0]
+    fits = np.array([fit_constant_alpha(np.delete(p_rows, i, axis=0).mean(0), depth, prior=prior)
+                     for i in range(rows)])
+    se = math.sqrt((rows - 1) / rows * float(np.sum((fits - fits.mean()) ** 2)))
+    half = float(stats.t.ppf(0.975, rows - 1)) * se
+    return max(a_fit - half, 0.0), min(a_fit + half, 1.0)
+
+
+def _score_fraction(norms: dict, index) -> float:
+    total, score = norms["total"][index], norms["score"][index]
+    ratio = np.divide(score, total, out=np.zeros_like(total), where=total > 0)[:, :-1]
+    return float(np.median(ratio))
+
+
+def _score_fraction_ci(norms: dict, point: float, n_boot: int, seed: int) -> tuple[float, float]:
+    rows = norms["total"].shape[0]
+    rng = np.random.default_rng(seed)
+    reps = [_score_fraction(norms, rng.integers(0, rows, rows)) for _ in range(n_boot)]
+    return bootstrap_interval(point, reps, rows, bounds=(0.0, math.inf))
+
+
+def summarize(results: dict, band: float = 0.1, priors: dict | None = None, *, n_boot: int = 0,
+              seed: int = 0) -> dict:
+    """{(preset, variant): summary}, plus each variant's Spearman against the preset's "native"
+    (with ``n_boot`` > 0: its agreement, paired by seed, and the paired log-profile misfit).
 
     ``priors``: {(preset, variant): theory prior} (default: causal for all)."""
     priors = priors or {}
-    out = {key: summarize_variant(units, band, priors.get(key)) for key, units in results.items()}
+    out = {key: summarize_variant(results[key], band, priors.get(key), n_boot=n_boot, seed=seed) for key in results}
     for (name, variant), s in out.items():
         native = out.get((name, "native"))
         s["spearman_vs_native"] = (metrics.spearman(s["paths"]["total"]["p"], native["paths"]["total"]["p"])
                                    if native is not None and variant != "native" else math.nan)
+        if n_boot > 0 and native is not None and variant != "native":
+            on = np.stack([u["norms_total"] for u in results[(name, "native")]])
+            off = np.stack([u["norms_total"] for u in results[(name, variant)]])
+            paired = on.shape == off.shape
+            ref = off if paired else off.mean(0)
+            boot = n_boot if on.shape[0] >= 2 else 0
+            for bins in bin_choices(s["length"]):
+                s["agreement"][("total", "native", bins)] = agreement(on, ref, bins=bins, n_boot=boot, seed=seed)
+                if paired and on.shape[0] >= 2:
+                    s["misfit"][("native", bins)] = log_misfit(on, ref, bins=bins)
+            pair = s["agreement"][("total", "native", s["length"])]
+            s["ci"]["spearman_vs_native"], s["ci"]["wasserstein_vs_native"] = pair.spearman_ci, pair.wasserstein_ci
     return out
 
 
@@ -135,16 +294,129 @@ METRIC_COLUMNS = ("seeds", "length", "depth", "a_fit", "spearman_measured", "was
                   "log10_peak_to_trough", "log10_peak_to_trough_body", "theory_log10_peak_to_trough",
                   "recency_weight", "primacy_mass", "middle_mass", "valley_x", "valley_c", "valley_r2",
                   "score_fraction_median", "seconds")
+_NAN2 = (math.nan, math.nan)
+
+
+def metric_ci(summary: dict, name: str) -> tuple[float, float]:
+    """The 95% CI of metrics.csv column ``name`` of a summary (NaN when it has none)."""
+    return summary.get("ci", {}).get(name, _NAN2)
+
+
+def _misfit_columns(summary: dict, ref: str) -> dict:
+    m = summary.get("misfit", {}).get((ref, summary["length"]))
+    return {f"chi2_dof_{ref}": m.reduced if m else math.nan, f"dof_{ref}": m.dof if m else None,
+            f"p_misfit_{ref}": m.p_value if m else math.nan}
 
 
 def metric_records(summaries: dict, plans: dict) -> list[dict]:
-    """Rows of metrics.csv: one per (preset, variant)."""
-    return [dict(preset=name, variant=variant, method=plans[name].method, probes=plans[name].probes,
-                 a_mean=float(np.mean(s["alphas"])), **{c: s[c] for c in METRIC_COLUMNS})
-            for (name, variant), s in summaries.items()]
+    """Rows of metrics.csv: one per (preset, variant); each metric with a CI has <name>_lo, <name>_hi."""
+    rows = []
+    for (name, variant), s in summaries.items():
+        row = dict(preset=name, variant=variant, method=plans[name].method, probes=plans[name].probes,
+                   a_mean=float(np.mean(s["alphas"])))
+        row["a_mean_lo"], row["a_mean_hi"] = metric_ci(s, "a_mean")
+        for c in METRIC_COLUMNS:
+            row[c] = s[c]
+            if c not in ("seeds", "length", "depth", "seconds"):
+                row[f"{c}_lo"], row[f"{c}_hi"] = metric_ci(s, c)
+        native = s.get("agreement", {}).get(("total", "native", s["length"]))
+        row["wasserstein_vs_native"] = native.wasserstein if native else math.nan
+        row["wasserstein_vs_native_lo"], row["wasserstein_vs_native_hi"] = metric_ci(s, "wasserstein_vs_native")
+        total = s.get("agreement", {}).get(("total", "measured", s["length"]))
+        row["ceiling"] = total.ceiling if total else math.nan
+        row["ceiling_lo"], row["ceiling_hi"] = total.ceiling_ci if total else _NAN2
+        for ref in ("measured", "fitted", "native"):
+            row.update(_misfit_columns(s, ref))
+        rows.append(row)
+    return rows
+
+
+def agreement_records(summaries: dict) -> list[dict]:
+    """Rows of agreement.csv: one per (preset, variant, pathway, reference, bins)."""
+    out = []
+    for (name, variant), s in summaries.items():
+        for (pathway, ref, bins), ag in s.get("agreement", {}).items():
+            m = s.get("misfit", {}).get((ref, bins)) if pathway == "total" else None
+            out.append(dict(preset=name, variant=variant, pathway=pathway, reference=_REFERENCE[ref], bins=bins,
+                            binned=bins < s["length"], rows=ag.rows, **ag.columns(), reliability=ag.reliability,
+                            chi2_dof=m.reduced if m else math.nan, dof=m.dof if m else None,
+                            p_misfit=m.p_value if m else math.nan))
+    return out
+
+
+_REFERENCE = {"measured": "theory_measured", "fitted": "theory_fitted", "native": "native"}
 
 
 def alpha_records(summaries: dict) -> list[dict]:
-    """Rows of alphas.csv: measured a_l (mean and SEM over seeds) per layer."""
-    return [dict(preset=name, variant=variant, layer=l, a_mean=float(s["alphas"][l]), a_sem=float(s["alphas_sem"][l]))
-            for (name, variant), s in summaries.items() for l in range(s["depth"])]
+    """Rows of alphas.csv: measured a_l (mean, SEM and 95% t interval over seeds) per layer l = 1..H."""
+    out = []
+    for (name, variant), s in summaries.items():
+        lo, hi = s.get("alphas_ci", (np.full(s["depth"], np.nan),) * 2)
+        out += [dict(preset=name, variant=variant, layer=l + 1, a_mean=float(s["alphas"][l]),
+                     a_sem=float(s["alphas_sem"][l]), a_lo=float(lo[l]), a_hi=float(hi[l])) for l in range(s["depth"])]
+    return out
+
+
+HEAT_HEADS = 3  # heads of each heatmap layer saved in attention.csv
+
+
+def attention_records(summaries: dict, heat_length: int | None = None) -> list[dict]:
+    """Rows of attention.csv: seed 0's attention probabilities A[i, j] (j <= i: the causal part) of the
+    heatmap layers (1-based) and the first HEAT_HEADS heads, native variant (else the first) of each preset,
+    on the first ``heat_length`` positions (None: all that were measured)."""
+    out = []
+    for name in dict.fromkeys(n for n, _ in summaries):
+        variant = "native" if (name, "native") in summaries else next(v for n, v in summaries if n == name)
+        heat = summaries[(name, variant)].get("heat")
+        if heat is None:
+            continue
+        layers, probs = heat  # [layers] 0-based, [layers, N, l, l]
+        size = probs.shape[-1] if heat_length is None else min(probs.shape[-1], heat_length)
+        i, j = np.tril_indices(size)
+        for r, layer in enumerate(layers):
+            for h in range(min(HEAT_HEADS, probs.shape[1])):
+                values = probs[r, h][i, j]
+                out += [dict(preset=name, variant=variant, layer=int(layer) + 1, head=h + 1, i=int(a) + 1,
+                             j=int(b) + 1, prob=float(v)) for a, b, v in zip(i, j, values)]
+    return out
+
+
+def content_prior(model, length: int):
+    """The Content prior measured from ``model`` (its Step-0 content scores), for L = ``length``.
+
+    The mean self bonus and off-diagonal score per layer and head are measured at
+    L' = min(L, CONTENT_LENGTH) positions (:func:`lostmid_jax.analysis.prior_for` with
+    ``content=True``, 2 N(0, 1) inputs, seed 0); where L' < L the same scores are placed over the
+    model's mask at L (the mask prior of ``prior_for(cfg, L)``).
+    """
+    import dataclasses
+
+    from ... import theory
+    from ...analysis import prior_for
+
+    measured_length = min(length, CONTENT_LENGTH)
+    measured = prior_for(model.cfg, measured_length, model=model, content=True)
+    if measured_length == length:
+        return measured
+    plain = prior_for(model.cfg, length)
+    if isinstance(plain, theory.Content):
+        mask = plain.mask
+    elif isinstance(plain, theory.ALiBi):
+        mask = theory.Causal()  # ALiBi is returned only where the mask is causal at this L
+    else:
+        mask = plain
+    return theory.check_prior(dataclasses.replace(measured, mask=mask), length)
+
+
+def content_records(prior, length: int, **keys) -> list[dict]:
+    """Rows of content_scores.csv for one prior: per layer l = 1..H and head h = 1..N the measured
+    self bonus (the Content prior's diag) and off-diagonal score (its base); none unless ``prior``
+    is a Content prior. ``keys`` (e.g. preset, variant) lead each row."""
+    from ... import theory
+
+    if not isinstance(prior, theory.Content):
+        return []
+    return [dict(**keys, layer=layer + 1, head=head + 1, self_bonus=float(bonus), offdiag_score=float(base),
+                 measured_length=min(length, CONTENT_LENGTH))
+            for layer, (bonuses, bases) in enumerate(zip(prior.diag, prior.base))
+            for head, (bonus, base) in enumerate(zip(bonuses, bases))]

@@ -28,7 +28,7 @@ class FusedSpec:
     """Static description of one fused attention call (hashable).
 
     Attributes:
-      mask: the MaskSpec (every kind but "document", which needs segment ids).
+      mask: the MaskSpec (every kind but "document", which needs segment ids; no sinks).
       freeze_probs: hold the probabilities fixed in the backward pass (value pathway).
     """
 
@@ -40,6 +40,9 @@ class FusedSpec:
             raise ValueError(f"mask must be an nn.MaskSpec, got {type(self.mask).__name__}")
         if self.mask.kind not in MASK_CODES:
             raise ValueError(f"attn_impl='fused_cpu' supports mask in {sorted(MASK_CODES)}, got mask={self.mask.kind!r}")
+        if self.mask.sinks:
+            raise ValueError(f"attn_impl='fused_cpu' supports no attention sinks (one key range per query), "
+                             f"got sinks={self.mask.sinks}; use attn_impl='blocked'")
         check_bool("freeze_probs", self.freeze_probs)
 
     @classmethod

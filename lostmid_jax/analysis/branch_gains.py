@@ -1,0 +1,134 @@
+"""Per-layer gain of the attention branch relative to the identity path, from a few random probes.
+
+Shapes: L positions (1-based i, j), D width, H depth, K probes.
+
+A pre-norm block adds Attn(norm1(h)) to the residual stream h, whose identity
+path has Jacobian I (||I||_F^2 = D). Under uniform Step-0 attention the branch
+Jacobian is d out_i / d h_j = (1/i) G_l(j) for j <= i, so the per-key branch
+gain relative to the identity is
+
+    g_l^2 = (1/D) mean_j ||G_l(j)||_F^2 = (i / D) sum_{j <= i} ||d out_i / d h_j||_F^2,
+
+evaluated on the layer's own input h (the residual stream the model produces
+from x) and averaged over the query positions i = 1..L. One reverse pass per
+probe gives the whole sum: with a cotangent c [L, D] whose row i is
+sqrt(i) z_i, z_i ~ N(0, I_D) independent,
+
+    E || c^T d out / d h ||^2 = sum_i i sum_j ||d out_i / d h_j||_F^2 = D L mean_i g_l^2(i),
+
+so g_l^2 = mean_k ||c_k^T d out / d h||^2 / (D L), unbiased for any K >= 1.
+
+Per key (:func:`key_gains`): with row i of c scaled by i instead,
+E ||(c^T d out / d h)_j||^2 = sum_{i >= j} i^2 ||d out_i / d h_j||_F^2
+= (L - j + 1) ||G_l(j)||_F^2, so g_l^2(j) = ||G_l(j)||_F^2 / D is that over
+D (L - j + 1). The first keys' residual streams grow fastest (their attention
+outputs average the fewest values), so their norm Jacobians, and gains, are
+the smallest.
+The value pathway of the branch is used (attention probabilities held fixed,
+``freeze_probs``): d out_i / d h_j = P_ij G_l(j). The score pathway is left
+out: its term at j = i (the query's own derivative, a key-value covariance
+over the i visible keys) does not shrink like 1/i, and the weights i and i^2
+above would inflate it, most at the last keys, where few queries see a key.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import nnx
+
+from ..nn import Execution
+from ..validation import check_int
+from . import _validate
+
+_EXECUTION = Execution(remat=False)
+
+
+def _check_model(model):
+    cfg = _validate.check_model(model).cfg
+    if not cfg.pre_norm or not cfg.residual or cfg.layer_mix() is not None:
+        raise ValueError("model must be a pre-norm residual stack without attn_mix (the branch gain is defined "
+                         f"relative to an identity path); got pre_norm={cfg.pre_norm}, residual={cfg.residual}, "
+                         f"attn_mix={cfg.attn_mix!r}")
+    return cfg
+
+
+@functools.partial(jax.jit, static_argnames=("graphdef", "probes", "per_key"))
+def _sq_norms(graphdef, params, h, positions, key, *, probes: int, per_key: bool = False):
+    """(h after the last block [1, L, D], [H, K] ||c_k^T d out^l / d h^l||^2 / (D L) for each layer l;
+    with ``per_key`` [H, K, L] ||(c_k^T d out^l / d h^l)_j||^2 / (D (L - j + 1)), rows of c scaled by i)."""
+    length, width = h.shape[1], h.shape[2]
+    i = jnp.arange(1, length + 1, dtype=jnp.float32)
+    scale = (i if per_key else jnp.sqrt(i))[None, :, None]
+
+    def body(carry, layer):
+        layer_params, k = layer
+        block = nnx.merge(graphdef, layer_params)
+
+        def branch(hh):
+            return block.attn(block.norm1(hh), positions=positions, freeze_probs=True, need_probs=False,
+                              execution=_EXECUTION)[0]
+
+        out, vjp = jax.vjp(branch, carry)
+        z = jax.random.normal(k, (probes, *out.shape), jnp.float32) * scale
+
+        def one(c):
+            g = vjp(c.astype(out.dtype))[0].astype(jnp.float32)[0]  # [L, D]
+            return jnp.sum(g * g, axis=-1) if per_key else jnp.sum(g * g)
+
+        s = jax.lax.map(one, z)
+        nxt = block(carry, mix=None, positions=positions, execution=_EXECUTION)[0]
+        return nxt, s
+
+    depth = jax.tree.leaves(params)[0].shape[0]
+    h_out, s = jax.lax.scan(body, h, (params, jax.random.split(key, depth)))
+    if per_key:
+        return h_out, s / (width * (length - jnp.arange(length)))
+    return h_out, s / (width * length)
+
+
+def _run(model, x, probes: int, key, per_key: bool = False):
+    """(h after the last block [1, L, D], [H, K] per-probe estimates): the layer walk (also used by the tests)."""
+    cfg = _check_model(model)
+    probes = check_int("probes", probes, 1)
+    x = jnp.asarray(_validate.check_input(x, cfg.width, finite=True), cfg.compute_dtype)
+    key = jax.random.key(key) if isinstance(key, (int, np.integer)) else key
+    length = x.shape[0]
+    h = x[None]
+    if model.wpe is not None:
+        if length > cfg.max_positions:
+            raise ValueError(f"x has {length} positions; the model's learned table holds {cfg.max_positions}")
+        h = h + model.wpe[...][:length].astype(h.dtype)
+    positions = jnp.arange(length, dtype=jnp.int32)[None]
+    graphdef, params = nnx.split(model.blocks)
+    return _sq_norms(graphdef, params, h, positions, key, probes=probes, per_key=per_key)
+
+
+def branch_gains(model, x, *, probes: int = 4, key=0) -> np.ndarray:
+    """g_l^2 of every layer (module docstring): [H] float64 >= 0.
+
+    Args:
+      model: a pre-norm residual nn.Decoder without attn_mix.
+      x: [L, D] input embeddings (learned position embeddings are added as the model does).
+      probes: K >= 1 random cotangents per layer.
+      key: jax.random key or int seed.
+
+    Raises:
+      ValueError: naming ``model`` (not pre-norm residual, or attn_mix set), ``x`` or ``probes``.
+    """
+    return np.asarray(_run(model, x, probes, key)[1], np.float64).mean(axis=1)
+
+
+def key_gains(model, x, *, probes: int = 4, key=0) -> np.ndarray:
+    """g_l^2(j) of every layer and key position (module docstring): [H, L] float64 >= 0.
+
+    Same arguments and errors as :func:`branch_gains`. The last keys are seen by few queries, so
+    their estimates are the noisiest (key L: one query).
+    """
+    return np.asarray(_run(model, x, probes, key, per_key=True)[1], np.float64).mean(axis=1)
+
+
+__all__ = ["branch_gains", "key_gains"]

@@ -1,0 +1,27 @@
+"""``lostmid plot RUN_DIR``: redraw every figure of a run from its saved files alone."""
+
+from __future__ import annotations
+
+
+def add_arguments(p) -> None:
+    """The flags of ``lostmid plot``."""
+    p.description = ("Redraw the figures of RUN_DIR from its CSV files and config.json alone "
+                     "(lostmid_jax.io.load_run, then the experiment's figures(tables, cfg)).")
+    p.add_argument("run_dir", help="a run directory (config.json, CSV files)")
+    p.add_argument("--format", default="png", metavar="FORMATS",
+                   help="comma-separated formats among png, pdf, svg (default: png)")
+    p.add_argument("--out", default=None, metavar="DIR", help="where the figures go (default: RUN_DIR)")
+
+
+def run(args) -> int:
+    """Redraw and save; prints each file written."""
+    from ..results import draw, load_run, parse_formats, save_figures
+
+    formats = parse_formats(args.format)
+    loaded = load_run(args.run_dir)
+    out = args.out if args.out is not None else loaded.path
+    written = save_figures(draw(loaded), out, formats)
+    for path in written:
+        print(path)
+    print(f"{len(written)} figure files from {loaded.path} ({loaded.experiment})")
+    return 0

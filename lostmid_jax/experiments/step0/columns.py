@@ -1,0 +1,145 @@
+"""What every column of the Step-0 CSV files means: file -> column -> (meaning, unit); "" is dimensionless.
+
+Positions j and layers are 1-based, x = j / L. A column <name>_lo / <name>_hi
+is the 95% CI of <name> (lostmid_jax.analysis.agreement: bootstrap over
+seeds; the fitted a by the jackknife over seeds; a_l by the t interval);
+empty where it is undefined (one seed).
+"""
+
+from __future__ import annotations
+
+from .config import CONTENT_LENGTH
+
+_KEYS = {
+    "preset": ("nn preset name (lostmid_jax.nn.PRESETS)", ""),
+    "variant": ("position-encoding variant: native, nopos, rope, rope:T (base T), learned", ""),
+}
+_CI = " (95% CI: {}_lo, {}_hi)"
+
+_METRICS = {
+    "a_fit": ("the constant a whose theory row best fits the mean total profile (least squares on log p)", ""),
+    "spearman_measured": ("Spearman of the mean total profile vs the theory row with the measured a_l", ""),
+    "wasserstein_measured": ("Wasserstein-1 on [0, 1] of the mean total profile vs the measured-a_l theory row",
+                             "fraction of the context"),
+    "spearman_fitted": ("Spearman of the mean total profile vs the fitted-a theory row", ""),
+    "wasserstein_fitted": ("Wasserstein-1 of the mean total profile vs the fitted-a theory row",
+                           "fraction of the context"),
+    "value_spearman_measured": ("Spearman of the mean value-pathway profile vs the measured-a_l theory row", ""),
+    "spearman_vs_native": ("Spearman of this variant's mean total profile vs the native variant's "
+                           "(paired by seed)", ""),
+    "log10_peak_to_trough": ("log10 of max_j p_j / min_j p_j over all j", "log10 ratio"),
+    "log10_peak_to_trough_body": ("log10 peak-to-trough over j < L (the last token excluded)", "log10 ratio"),
+    "theory_log10_peak_to_trough": ("log10 peak-to-trough of the measured-a_l theory row", "log10 ratio"),
+    "recency_weight": ("p_L, the mass of the last position", ""),
+    "primacy_mass": ("mass of the first band (x <= band)", ""),
+    "middle_mass": ("mass of the middle band around x = 1/2", ""),
+    "valley_x": ("x of the smallest p_j (the valley)", ""),
+    "valley_c": ("exponent c of the valley power law p ~ b |j - L/2|^(-c)", ""),
+    "valley_r2": ("R^2 of the valley power-law fit (log-log)", ""),
+    "score_fraction_median": ("median over seeds and j < L of ||J_score|| / ||J_total||", ""),
+}
+
+
+def _with_ci(columns: dict) -> dict:
+    out = {}
+    for name, (meaning, unit) in columns.items():
+        out[name] = (meaning + _CI.format(name, name), unit)
+        out[f"{name}_lo"] = (f"lower end of the 95% CI of {name}", unit)
+        out[f"{name}_hi"] = (f"upper end of the 95% CI of {name}", unit)
+    return out
+
+
+_AGREEMENT = {
+    "spearman": ("Spearman of the mean normalized profile vs the reference", ""),
+    "wasserstein": ("Wasserstein-1 on [0, 1] of the mean normalized profile vs the reference",
+                    "fraction of the context"),
+    "ceiling": ("noise ceiling of the Spearman: sqrt of the Spearman-Brown corrected split-half reliability", ""),
+}
+
+# content_scores.csv (--content-prior; also lostmid compare): the Content prior's measured scores.
+CONTENT_SCORES = {
+    "layer": ("layer l, 1..H", ""),
+    "head": ("query head h, 1..N", ""),
+    "self_bonus": ("mean self bonus s_ii - mean_{j != i} s_ij of the row-centred content scores at Step 0 "
+                   "(the Content prior's diag)", "logit"),
+    "offdiag_score": ("mean row-centred off-diagonal score (the Content prior's base; cancels in the softmax)",
+                      "logit"),
+    "measured_length": (f"positions L' = min(L, {CONTENT_LENGTH}) of the N(0, 1) inputs the scores were "
+                        "measured on", "positions"),
+}
+
+COLUMNS: dict[str, dict[str, tuple[str, str]]] = {
+    "profiles.csv": {
+        **_KEYS,
+        "pathway": ("Jacobian pathway: total, value (probabilities frozen) or score (the rest)", ""),
+        "j": ("input position, 1..L", ""),
+        "x": ("normalized position j / L", ""),
+        "p_mean": ("mean over seeds of the normalized profile p_j = n_j / sum_i n_i", ""),
+        "p_sem": ("standard error of p_mean over seeds (one seed: the probe standard error; 0 if exact)", ""),
+        "norm_mean": ("mean over seeds of ||d y_L / d x_j||_F", "Jacobian Frobenius norm"),
+        "norm_sem": ("standard error of norm_mean", "Jacobian Frobenius norm"),
+        "theory_measured": ("theory row w_j with the measured a_l (sums to 1)", ""),
+        "theory_fitted": ("theory row w_j with the fitted constant a (sums to 1)", ""),
+    },
+    "metrics.csv": {
+        **_KEYS,
+        "method": ("Jacobian estimator: exact, randomized or one-pass", ""),
+        "probes": ("Gaussian probes of the randomized estimator", ""),
+        "a_mean": ("mean over layers and seeds of the measured a_l" + _CI.format("a_mean", "a_mean"), ""),
+        "a_mean_lo": ("lower end of the 95% CI of a_mean (t interval over seeds)", ""),
+        "a_mean_hi": ("upper end of the 95% CI of a_mean (t interval over seeds)", ""),
+        "seeds": ("seeds S (model init and input)", ""),
+        "length": ("context length L", "positions"),
+        "depth": ("number of layers H", "layers"),
+        **_with_ci(_METRICS),
+        "seconds": ("measurement time summed over the seeds", "s"),
+        "wasserstein_vs_native": ("Wasserstein-1 of this variant's mean profile vs the native one (paired)",
+                                  "fraction of the context"),
+        "wasserstein_vs_native_lo": ("lower end of the 95% CI of wasserstein_vs_native", "fraction of the context"),
+        "wasserstein_vs_native_hi": ("upper end of the 95% CI of wasserstein_vs_native", "fraction of the context"),
+        "ceiling": ("noise ceiling of the total profile's Spearman (raw positions)", ""),
+        "ceiling_lo": ("lower end of the 95% jackknife CI of ceiling", ""),
+        "ceiling_hi": ("upper end of the 95% jackknife CI of ceiling", ""),
+        **{f"chi2_dof_{ref}": (f"chi^2 / dof of the log-profile residuals vs {what}, in per-position standard errors",
+                               "") for ref, what in (("measured", "the measured-a_l theory row"),
+                                                      ("fitted", "the fitted-a theory row"),
+                                                      ("native", "the native variant (paired by seed)"))},
+        **{f"dof_{ref}": (f"degrees of freedom of chi2_dof_{ref}", "") for ref in ("measured", "fitted", "native")},
+        **{f"p_misfit_{ref}": (f"P(chi^2 >= observed) for chi2_dof_{ref}: small = systematic misfit", "")
+           for ref in ("measured", "fitted", "native")},
+    },
+    "agreement.csv": {
+        **_KEYS,
+        "pathway": ("Jacobian pathway compared: total or value", ""),
+        "reference": ("what the profile is compared with: theory_measured, theory_fitted, or native (the native "
+                      "variant's profile, paired by seed)", ""),
+        "bins": ("number of equal bins of x compared (= length for raw positions)", ""),
+        "binned": ("True when positions were summed into bins", ""),
+        "rows": ("seeds S in the ensemble", ""),
+        **_with_ci(_AGREEMENT),
+        "reliability": ("Spearman-Brown corrected split-half Spearman R (ceiling = sqrt R)", ""),
+        "chi2_dof": ("chi^2 / dof of the log-profile residuals in per-position standard errors (total pathway)", ""),
+        "dof": ("degrees of freedom of chi2_dof", ""),
+        "p_misfit": ("P(chi^2 >= observed): small = a systematic misfit beyond the noise", ""),
+    },
+    "alphas.csv": {
+        **_KEYS,
+        "layer": ("layer l, 1..H", ""),
+        "a_mean": ("measured a_l = E||attn|| / (||resid|| + ||attn||), mean over seeds", ""),
+        "a_sem": ("standard error of a_mean over seeds", ""),
+        "a_lo": ("lower end of the 95% t interval of a_mean over seeds", ""),
+        "a_hi": ("upper end of the 95% t interval of a_mean over seeds", ""),
+    },
+    "attention.csv": {
+        **_KEYS,
+        "layer": ("layer, 1..H (first, middle and last)", ""),
+        "head": ("query head, 1..3", ""),
+        "i": ("query position, 1..heat_length", ""),
+        "j": ("key position, 1..i (the causal part)", ""),
+        "prob": ("attention probability A_ij of seed 0 at initialization", ""),
+    },
+    "content_scores.csv": {  # written with --content-prior only
+        **_KEYS,
+        **CONTENT_SCORES,
+    },
+}

@@ -1,0 +1,63 @@
+"""Branch gains: the probe estimate against the dense Jacobian of the first layer's branch, and the layer
+walk against the model's own forward pass."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from flax import nnx
+
+from lostmid_jax.analysis.branch_gains import _run, branch_gains, key_gains
+from lostmid_jax.nn import Decoder, preset
+
+
+@pytest.fixture(scope="module")
+def toy():
+    cfg = preset("toy")
+    return Decoder(cfg, rngs=nnx.Rngs(0)), jax.random.normal(jax.random.key(1), (8, cfg.width))
+
+
+@pytest.fixture(scope="module")
+def walked(toy):
+    """One compiled layer walk serves both checks: (h after the last block, g_l^2 [H])."""
+    model, x = toy
+    h, s = _run(model, x, 64, 3)
+    return h, np.asarray(s, np.float64).mean(axis=1)
+
+
+def test_first_layer_gain_matches_the_dense_branch_jacobian(toy, walked):
+    model, x = toy
+    g2 = walked[1]
+    graphdef, params = nnx.split(model.blocks)
+    block = nnx.merge(graphdef, jax.tree.map(lambda v: v[0], params))
+    pos = jnp.arange(8)[None]
+    jac = jax.jit(jax.jacrev(lambda h: block.attn(block.norm1(h[None]), positions=pos, freeze_probs=True,
+                                                need_probs=False)[0][0]))(x)  # the value pathway
+    sq = np.sum(np.asarray(jac, np.float64) ** 2, axis=(1, 3))  # [i, j] ||d out_i / d h_j||_F^2
+    i = np.arange(1, 9)
+    exact = float((i * sq.sum(axis=1)).sum() / (model.cfg.width * 8))
+    assert g2[0] == pytest.approx(exact, rel=0.15)
+    # per key: sum_{i >= j} i^2 ||d out_i / d h_j||^2 / (D (L - j + 1))
+    per_key = (i[:, None] ** 2 * sq).sum(axis=0) / (model.cfg.width * (8 - np.arange(8)))
+    got = key_gains(model, x, probes=64, key=4)[0]
+    assert got.shape == (8,) and got.mean() == pytest.approx(per_key.mean(), rel=0.15)
+    np.testing.assert_allclose(got[:4], per_key[:4], rtol=0.3)  # the first keys, seen by the most queries
+    assert g2.shape == (model.cfg.depth,) and np.all(g2 > 0)
+
+
+def test_layer_walk_reproduces_the_forward_pass(toy, walked):
+    model, x = toy
+    h = walked[0]
+    np.testing.assert_allclose(np.asarray(model.final_norm(h)[0]), np.asarray(model(x)), rtol=2e-5, atol=2e-6)
+
+
+def test_bad_arguments_raise(toy, walked):
+    model, x = toy
+    np.testing.assert_array_equal(branch_gains(model, x, probes=64, key=3), walked[1])  # the public entry
+    with pytest.raises(ValueError, match="probes"):
+        branch_gains(model, x, probes=0)
+    with pytest.raises(ValueError, match="x must"):
+        branch_gains(model, x[:, :3])
+    post = Decoder(preset("toy", pre_norm=False), rngs=nnx.Rngs(0))
+    with pytest.raises(ValueError, match="model must be a pre-norm"):
+        branch_gains(post, x)

@@ -1,0 +1,152 @@
+"""The shared figure style: palette, rc context, series styles, coincident curves, clipping notes, integer ticks."""
+
+import subprocess
+import sys
+
+import matplotlib
+import numpy as np
+import pytest
+from matplotlib.colors import to_rgb
+from matplotlib.figure import Figure
+
+from lostmid_jax.plots import style
+
+
+def _srgb_to_linear(c):
+    c = np.asarray(c)
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+
+
+def _deuteranopia(rgb):
+    """Machado et al. (2009) full-severity deuteranopia matrix on linear RGB."""
+    m = np.array([[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.011820, 0.042940, 0.968881]])
+    return m @ _srgb_to_linear(rgb)
+
+
+def test_palette_is_okabe_ito_and_distinct_under_deuteranopia():
+    assert len(style.PALETTE) == 8 and len(set(style.PALETTE)) == 8
+    assert style.PALETTE[0] == "#0072B2" and style.PALETTE[-1] == "#000000"
+    sim = [_deuteranopia(to_rgb(c)) for c in style.PALETTE[:6]]
+    gaps = [np.abs(a - b).max() for k, a in enumerate(sim) for b in sim[:k]]
+    assert min(gaps) > 0.03  # the six colours used for series stay apart for a deuteranope
+    assert len(style.MARKERS) == len(style.LINESTYLES) == len(style.PALETTE)
+
+
+def test_context_sets_and_restores_rc():
+    before = matplotlib.rcParams["savefig.dpi"], matplotlib.rcParams["axes.grid"]
+    with style.context():
+        assert matplotlib.rcParams["savefig.dpi"] == 150 == style.DPI
+        assert matplotlib.rcParams["axes.grid"] is True
+        cycle = [d["color"] for d in matplotlib.rcParams["axes.prop_cycle"]]
+        assert cycle == list(style.PALETTE)
+        ax = Figure().subplots()
+        (line,) = ax.plot([0, 1], [0, 1])
+        assert line.get_color() == style.PALETTE[0]
+    assert (matplotlib.rcParams["savefig.dpi"], matplotlib.rcParams["axes.grid"]) == before
+    with style.context(**{"font.size": 13}):
+        assert matplotlib.rcParams["font.size"] == 13
+
+
+def test_styled_decorator_applies_context():
+    @style.styled
+    def dpi():
+        return matplotlib.rcParams["figure.dpi"]
+
+    assert dpi() == style.DPI
+
+
+def test_series_styles_differ_and_validate():
+    kws = [style.series(i, 4) for i in range(4)]
+    assert len({k["color"] for k in kws}) == len({k["marker"] for k in kws}) == 4
+    assert len({str(k["linestyle"]) for k in kws}) == 4
+    starts = [k["markevery"][0] for k in kws]
+    assert starts == sorted(set(starts))  # staggered marker positions
+    assert "marker" not in style.series(0, marker=False)
+    for bad in (-1, 1.5, True):
+        with pytest.raises(ValueError, match="i must be"):
+            style.series(bad)
+    with pytest.raises(ValueError, match="i must be < n"):
+        style.series(3, 2)
+    with pytest.raises(ValueError, match="every"):
+        style.series(0, every=0)
+
+
+def test_coincident_curves_are_named_in_the_legend_and_stay_visible():
+    ax = Figure().subplots()
+    x = np.linspace(0, 1, 50)
+    ax.plot(x, np.sin(x), label="a", **style.series(0, 3))
+    ax.plot(x, np.sin(x) * (1 + 1e-9), label="b", **style.series(1, 3))
+    ax.plot(x, np.cos(x), label="c", **style.series(2, 3))
+    ax.plot(x, np.sin(x), label="_hidden")
+    assert style.mark_coincident(ax) == ["b (coincides with a)"]
+    labels = [ln.get_label() for ln in ax.get_lines()]
+    assert labels[:3] == ["a", "b (coincides with a)", "c"]
+    a, b = ax.get_lines()[:2]
+    assert a.get_marker() != b.get_marker() and a.get_markevery() != b.get_markevery()
+
+
+def test_coincidence_needs_equal_x_and_matching_nonfinite():
+    ax = Figure().subplots()
+    ax.plot([1, 2, 3], [1.0, np.nan, 3.0], label="a")
+    ax.plot([1, 2, 3], [1.0, 2.0, 3.0], label="b")  # NaN vs value: different
+    ax.plot([1, 2, 4], [1.0, np.nan, 3.0], label="c")  # other x
+    ax.plot([1, 2, 3], [1.0, np.nan, 3.0 + 1e-3], label="d")  # beyond rtol
+    ax.plot([1, 2, 3], [1.0, np.nan, 3.0], label="e")
+    assert [(p.get_label(), q.get_label()) for p, q in style.coincident_pairs(ax)] == [("e", "a")]
+    with pytest.raises(ValueError, match="rtol"):
+        style.coincident_pairs(ax, rtol=-1)
+
+
+def test_annotate_clipping_says_how_many_and_where():
+    ax = Figure().subplots()
+    ax.plot([1, 2, 3], [-100, -50, 0])
+    ax.set_ylim(-85, 2)
+    text = style.annotate_clipping(ax, "y", -85, 1, note="lowest: \u2212100")
+    assert text.get_text().endswith("1 points below \u221285 not shown (lowest: \u2212100)")
+    assert text.get_position()[1] < 0.5 and text.get_transform() is ax.transAxes
+    top = style.annotate_clipping(ax, "y", 2, 4, what="values")
+    assert "4 values above 2" in top.get_text() and top.get_position()[1] > 0.5
+    assert "left of" in style.annotate_clipping(ax, "x", 1, 2).get_text()
+    assert style.annotate_clipping(ax, "y", -85, 0) is None
+    with pytest.raises(ValueError, match="axis"):
+        style.annotate_clipping(ax, "z", 0, 1)
+    with pytest.raises(ValueError, match="n_clipped"):
+        style.annotate_clipping(ax, "y", 0, -1)
+    with pytest.raises(ValueError, match="limit"):
+        style.annotate_clipping(ax, "y", np.nan, 1)
+
+
+def test_log_count_axis_labels_powers_of_two_plainly():
+    fig = Figure()
+    ax = fig.subplots()
+    ax.plot([1, 256], [0, 1])
+    style.log_count_axis(ax, "x")
+    fig.canvas.draw()
+    assert ax.get_xscale() == "log"
+    labels = [t.get_text() for t in ax.get_xticklabels() if 1 <= t.get_position()[0] <= 256]
+    assert labels == ["1", "2", "4", "8", "16", "32", "64", "128", "256"]
+    for bad in (1, 2.5):
+        with pytest.raises(ValueError, match="base"):
+            style.log_count_axis(ax, "x", base=bad)
+
+
+def test_integer_ticks():
+    fig = Figure()
+    ax = fig.subplots()
+    ax.plot([0, 3], [0.0, 2.5])
+    style.integer_ticks(ax, "both")
+    fig.canvas.draw()  # the Agg canvas of a bare Figure; no backend is selected
+    for ticks in (ax.get_xticks(), ax.get_yticks()):
+        assert np.allclose(ticks, np.round(ticks))
+    with pytest.raises(ValueError, match="axis"):
+        style.integer_ticks(ax, "z")
+
+
+def test_style_selects_no_backend():
+    code = ("import sys, matplotlib\n"
+            "from lostmid_jax.plots import style\n"
+            "with style.context():\n"
+            "    pass\n"
+            "assert 'matplotlib.pyplot' not in sys.modules\n"
+            "assert matplotlib.rcParams._get_backend_or_none() is None\n")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

@@ -1,0 +1,76 @@
+"""`lostmid plot RUN_DIR`: every figure of a run redrawn from its saved files alone."""
+
+import json
+
+import numpy as np
+import pytest
+from matplotlib.image import imread
+
+from lostmid_jax import cli
+from lostmid_jax.experiments import EXPERIMENTS
+
+
+# Two experiments in the default run (the runner already draws every experiment's figures from its
+# saved tables in the smoke runs the other tests share); the rest behind -m slow.
+_DEFAULT_REDRAWS = ("depth_sweep", "step0")
+
+
+@pytest.mark.parametrize("name", [n if n in _DEFAULT_REDRAWS else pytest.param(n, marks=pytest.mark.slow)
+                                  for n in EXPERIMENTS])
+def test_plot_redraws_every_figure_of_a_run(name, smoke_runs, tmp_path):
+    """--format pdf,png from the CSV files and config.json: one PDF per saved figure, and the PNG
+    redraw is pixel for pixel the figure the run saved (the runner draws from the reloaded tables too)."""
+    run_dir = smoke_runs(name)
+    saved = sorted(json.loads((run_dir / "config.json").read_text())["figures"])
+    assert saved and all(f.endswith(".png") for f in saved)
+    before = {p.name: p.read_bytes() for p in run_dir.iterdir() if p.is_file()}
+    formats = "pdf,png,svg" if name == "depth_sweep" else "pdf,png"
+    assert cli.main(["plot", str(run_dir), "--format", formats, "--out", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.glob("*.pdf")) == [f.replace(".png", ".pdf") for f in saved]
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == saved
+    for pdf in tmp_path.glob("*.pdf"):
+        assert pdf.read_bytes().startswith(b"%PDF") and pdf.stat().st_size > 1000
+    for svg in tmp_path.glob("*.svg"):
+        assert svg.read_text().lstrip().startswith("<?xml") and svg.stem + ".png" in saved
+    for png in saved:
+        np.testing.assert_array_equal(imread(tmp_path / png), imread(run_dir / png), err_msg=png)
+    assert {p.name: p.read_bytes() for p in run_dir.iterdir() if p.is_file()} == before  # the run is untouched
+    assert not list(tmp_path.glob(".*"))  # no temporary files left
+
+
+def test_plot_writes_beside_the_run_by_default(smoke_runs, tmp_path, monkeypatch):
+    """No --out: the redrawn files go into the run directory (a stand-in figure keeps this test quick)."""
+    import shutil
+
+    from matplotlib.figure import Figure
+
+    from lostmid_jax import results
+
+    def draw(run):
+        fig = Figure(figsize=(1, 1))
+        fig.subplots().plot(run.tables["results"]["depth"])
+        return {"redrawn": fig}
+
+    copy = tmp_path / "run"
+    shutil.copytree(smoke_runs("depth_sweep"), copy)
+    monkeypatch.setattr(results, "draw", draw)
+    assert cli.main(["plot", str(copy), "--format", "svg,pdf"]) == 0
+    assert (copy / "redrawn.svg").read_text().lstrip().startswith("<?xml")
+    assert (copy / "redrawn.pdf").read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--format", "gif"], "--format"),
+    (["--format", ""], "--format"),
+])
+def test_plot_refuses_bad_formats(argv, message, smoke_runs, tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["plot", str(smoke_runs("depth_sweep")), *argv, "--out", str(tmp_path)])
+    assert exc.value.code == 2 and message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_plot_refuses_a_directory_that_is_not_a_run(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["plot", str(tmp_path)])
+    assert exc.value.code == 2 and "no config.json" in capsys.readouterr().err

@@ -1,0 +1,166 @@
+"""`lostmid report RUN_DIR`: one self-contained HTML page, checked by parsing it and by a real browser."""
+
+import base64
+import html.parser
+import os
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from lostmid_jax import cli, io
+from lostmid_jax.experiments import EXPERIMENTS
+from lostmid_jax.report import build_html
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+URL_ATTRIBUTES = {"href", "src", "srcset", "action", "formaction", "data", "poster", "background", "cite",
+                  "longdesc", "manifest", "ping", "xlink:href"}
+
+
+class _Page(html.parser.HTMLParser):
+    """Tags, attribute values and <style> text of a page."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.attributes, self.styles, self.images, self.text = [], [], [], [], []
+        self._in_style = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attributes.extend((tag, k, v or "") for k, v in attrs)
+        if tag == "img":
+            self.images.append(dict(attrs))
+        self._in_style = tag == "style"
+
+    def handle_endtag(self, tag):
+        self._in_style = False
+
+    def handle_data(self, data):
+        (self.styles if self._in_style else self.text).append(data)
+
+
+def _external_references(page: _Page) -> list[str]:
+    """Everything that would make the page fetch or link outside itself."""
+    found = [f"<{t}>" for t in page.tags if t in ("script", "link", "iframe", "object", "embed", "base", "frame")]
+    for tag, name, value in page.attributes:
+        value = value.strip().lower()
+        if name == "style" and ("url(" in value or "@import" in value):
+            found.append(f"<{tag} style={value[:40]!r}>")
+        if name in URL_ATTRIBUTES or name.startswith("on"):
+            local = value.startswith("#") or (name == "src" and value.startswith("data:image/"))
+            if not local:
+                found.append(f"<{tag} {name}={value[:40]!r}>")
+        if value.startswith(("http:", "https:", "//", "ftp:", "file:")):
+            found.append(f"<{tag} {name}={value[:40]!r}>")
+    css = "".join(page.styles).lower()
+    found += [word for word in ("url(", "@import", "@font-face", "http:", "https:") if word in css]
+    return found
+
+
+def test_the_offline_check_catches_external_references():
+    page = _Page()
+    page.feed("<html><head><link rel=stylesheet href='https://x/y.css'><style>@import 'a.css';</style></head>"
+              "<body><img src='//cdn/x.png'><a href='http://x'>x</a><a href='#ok'>ok</a>"
+              "<img src='data:image/png;base64,AAAA'><script>1</script></body></html>")
+    assert len(_external_references(page)) >= 5
+    clean = _Page()
+    clean.feed("<a href='#verdict'>v</a><img src='data:image/png;base64,AAAA'>")
+    assert _external_references(clean) == []
+
+
+@pytest.mark.parametrize("name", list(EXPERIMENTS))
+def test_report_embeds_every_figure_and_links_nowhere(name, smoke_runs, tmp_path):
+    run_dir = smoke_runs(name)
+    out = tmp_path / "report.html"
+    assert cli.main(["report", str(run_dir), "--out", str(out), "--rows", "5"]) == 0
+    page = _Page()
+    page.feed(out.read_text())
+    assert _external_references(page) == []
+    run = io.load_run(run_dir)
+    pngs = {p.stem: p.read_bytes() for p in run.figures if p.suffix == ".png"}
+    embedded = {img["alt"]: base64.b64decode(img["src"].split(",", 1)[1]) for img in page.images}
+    assert pngs and embedded == pngs  # every saved figure, byte for byte
+    text = " ".join(" ".join(page.text).split())
+    for line in run.verdict.splitlines():
+        assert " ".join(line.split()) in text
+    for stem, frame in run.tables.items():
+        assert f"{stem}.csv" in text
+        if len(frame) > 5:
+            assert f"the first 5 of {len(frame)} rows (truncated" in text
+    for stem, columns in run.columns.items():
+        for column, (meaning, _) in columns.items():
+            assert " ".join(meaning.split()) in text
+    assert run.record["versions"]["numpy"] in text and "git revision" in text
+
+
+def test_report_of_a_run_without_figure_files_draws_them(smoke_runs, tmp_path, monkeypatch):
+    """A run saved with --no-figures: the report draws them from the tables (stand-in figures keep it quick;
+    test_plot_cli redraws the real ones)."""
+    from matplotlib.figure import Figure
+
+    from lostmid_jax import report
+
+    def draw(run):
+        figures = {stem: Figure(figsize=(1, 1)) for stem in ("a", "b")}
+        for fig in figures.values():
+            fig.subplots().plot(run.tables["results"]["depth"])
+        return figures
+
+    copy = tmp_path / "run"
+    shutil.copytree(smoke_runs("depth_sweep"), copy, ignore=shutil.ignore_patterns("*.png"))
+    monkeypatch.setattr(report, "draw", draw)
+    page = _Page()
+    page.feed(build_html(io.load_run(copy)))
+    assert [img["alt"] for img in page.images] == ["a", "b"]
+    assert all(base64.b64decode(img["src"].split(",", 1)[1]).startswith(b"\x89PNG") for img in page.images)
+    assert "drawn from the run's tables" in " ".join(page.text)
+    assert _external_references(page) == []
+
+
+def test_report_refuses_bad_arguments(smoke_runs, tmp_path, capsys):
+    for argv, message in ((["--rows", "0"], "rows"), (["--out", str(tmp_path)], "directory")):
+        with pytest.raises(SystemExit) as exc:
+            cli.main(["report", str(smoke_runs("depth_sweep")), *argv])
+        assert exc.value.code == 2 and message in capsys.readouterr().err
+
+
+def _browser():
+    return next((path for path in map(shutil.which, BROWSERS) if path), None)
+
+
+def test_report_renders_in_headless_chromium(smoke_runs, tmp_path):
+    """The page, opened from disk with every network request refused, renders to a screenshot
+    whose figures show (coloured pixels of the palette, not a blank page)."""
+    browser = _browser()
+    if browser is None:
+        pytest.skip("no Chromium or Chrome on PATH (Debian: apt-get install chromium); the HTML checks above "
+                    "still ran")
+    from matplotlib.image import imread
+
+    page = tmp_path / "report.html"
+    assert cli.main(["report", str(smoke_runs("depth_sweep")), "--out", str(page)]) == 0
+    shot = tmp_path / "shot.png"
+    argv = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+            "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9", "--window-size=1280,2400",
+            f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={shot}", page.as_uri()]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120, env={**os.environ, "HOME": str(tmp_path)})
+    assert done.returncode == 0 and shot.is_file(), done.stderr[-2000:]
+    pixels = imread(shot)[..., :3]
+    assert pixels.shape[:2] == (2400, 1280)
+    rgb = np.round(pixels * 255).astype(int)
+    not_white = np.any(rgb < 235, axis=-1).mean()
+    blue = np.all(np.abs(rgb - (0x00, 0x72, 0xB2)) < 40, axis=-1).sum()  # PALETTE[0]: headings and curves
+    orange = np.all(np.abs(rgb - (0xE6, 0x9F, 0x00)) < 40, axis=-1).sum()  # PALETTE[1]: only in the figures
+    assert not_white > 0.05 and blue > 500 and orange > 200, (not_white, blue, orange)
+
+
+def test_missing_values_show_as_one_mark(smoke_runs, tmp_path):
+    copy = tmp_path / "run"
+    shutil.copytree(smoke_runs("depth_sweep"), copy)
+    io.write_csv(copy / "extra.csv", [{"flag": True, "v": None, "w": "a"}, {"flag": None, "v": 1.5, "w": ""}])
+    text = build_html(io.load_run(copy))
+    row = text[text.index("<h3 id='table-extra'>"):]
+    row = row[:row.index("</table>")]
+    assert row.count("<td>\u2014</td>") == 3 and "<td>True</td>" in row and "<td>1.5</td>" in row
+    assert "&lt;NA&gt;" not in row and "nan" not in row.lower()
