@@ -19,7 +19,7 @@ import io as _bytes_io
 import json
 import pathlib
 
-from .results import Run, draw, draws_from_tables, load_run
+from .results import Run, draw, load_run
 from .validation import check_int
 
 _CSS = """
@@ -60,7 +60,7 @@ def _figure_sources(run: Run) -> tuple[dict[str, tuple[str, bytes]], str]:
         mime = {".png": "image/png", ".svg": "image/svg+xml"}.get(path.suffix)
         if mime is not None and (path.stem not in found or path.suffix == ".png"):
             found[path.stem] = (mime, path.read_bytes())
-    if found or not draws_from_tables(run.module):
+    if found:
         return found, "the run's figure files"
     from .plots import style
 

@@ -179,15 +179,6 @@ def load_run(path) -> Run:
                figures=figures, record=record)
 
 
-def draws_from_tables(module) -> bool:
-    """True when ``module.figures`` is ``figures(tables, cfg) -> {stem: Figure}``; False for the older
-    ``figures(result, run_dir) -> [paths]`` of a module not converted yet (it cannot redraw)."""
-    import inspect
-
-    params = list(inspect.signature(module.figures).parameters)
-    return not params or params[0] != "result"
-
-
 def draw(run: Run) -> dict:
     """{stem: matplotlib Figure} of ``run``, drawn from its tables and config alone."""
     return draw_figures(run.module, run.tables, run.config)
@@ -198,8 +189,6 @@ def draw_figures(module, tables: dict, config) -> dict:
     from matplotlib.figure import Figure
 
     name = getattr(module, "__name__", getattr(module, "NAME", "the experiment"))
-    if not draws_from_tables(module):
-        raise ValueError(f"{name}.figures takes (result, run_dir): it cannot redraw from saved data")
     figures = module.figures(tables, config)
     if not isinstance(figures, dict) or not all(isinstance(k, str) and isinstance(v, Figure)
                                                 for k, v in figures.items()):
@@ -262,5 +251,5 @@ def figure_title(fig) -> str:
 
 
 __all__ = ["COLUMNS_FILE", "FIGURE_FORMATS", "Run", "StoredConfigWarning", "UNDOCUMENTED",
-           "UndocumentedColumnsWarning", "draw", "draw_figures", "draws_from_tables", "figure_title", "load_run", "parse_formats",
+           "UndocumentedColumnsWarning", "draw", "draw_figures", "figure_title", "load_run", "parse_formats",
            "read_columns", "read_table", "read_tables", "save_figures"]

@@ -80,8 +80,7 @@ def score_statistics(probs, allowed, bias=None) -> ContentScores:
     rows = counts >= 2
     if not rows.any():
         raise ValueError("allowed has no query with two allowed keys: nothing to compare the self score with")
-    with np.errstate(divide="ignore"):
-        t = np.where(allowed, np.log(np.where(allowed, p, 1.0)) - b, 0.0)  # [S, H, N, L, L]
+    t = np.where(allowed, np.log(np.where(allowed, p, 1.0)) - b, 0.0)  # [S, H, N, L, L]; log of allowed p > 0 only
     centred = np.where(allowed, t - t.sum(axis=-1, keepdims=True) / counts[:, None], 0.0)
     self_score = np.diagonal(centred, axis1=-2, axis2=-1)  # [S, H, N, L]
     others = (centred.sum(axis=-1) - self_score)[..., rows] / (counts[rows] - 1)

@@ -129,13 +129,9 @@ def _documents(doc_length, length: int | None):
 def _alibi_prior(cfg, mask_prior, length: int | None):
     """ALiBi(heads, rule) where the mask is causal at this L; else Content with the ALiBi slopes over the mask."""
     rule = getattr(cfg, "alibi_rule", "alibi")
-    causal_here = isinstance(mask_prior, theory.Causal) or (
-        isinstance(mask_prior, theory.PrefixLM) and mask_prior.prefix <= 1) or (
-        isinstance(mask_prior, theory.Sinks) and mask_prior.window is None) or (
-        length is not None and isinstance(mask_prior, (theory.SlidingWindow, theory.Sinks))
-        and (mask_prior.width if isinstance(mask_prior, theory.SlidingWindow) else mask_prior.window) >= length) or (
-        length is not None and isinstance(mask_prior, theory.Chunks) and mask_prior.lengths == (length,))
-    if causal_here:
+    from ..theory.priors import causal_here
+
+    if causal_here(mask_prior, length):
         return theory.ALiBi(cfg.heads, rule=rule)  # the slopes of nn.alibi_slopes(heads, rule)
     return theory.Content(mask=mask_prior, heads=cfg.heads, slopes=rule)
 

@@ -123,11 +123,12 @@ def key_gain_row(gains_key, *, prior=theory.Causal(), samples: int = 4096, seed:
     depth, length = g2.shape
     samples = check_int("samples", samples, 1)
     prior = theory.check_prior(prior, length)
-    op = row_operator(prior, length, FloatOps())
+    ops = FloatOps()
+    op, unit = row_operator(prior, length, ops), ops.unit(length)  # unit: e_L
     mean = g2.mean(axis=1)  # g_l^2
     c = np.sqrt(np.divide(g2, mean[:, None], out=np.zeros_like(g2), where=mean[:, None] > 0))  # c_l(j)
     if 2**depth * length <= EXACT_LIMIT:
-        vecs, weights = np.eye(length)[-1][None], np.ones(1)
+        vecs, weights = unit[None], np.ones(1)
         for l in reversed(range(depth)):  # e_L J_H ... J_1: layer H acts first on the row
             moved = np.stack([op(v) for v in vecs]) * c[l][None]
             vecs, weights = np.concatenate([vecs, moved]), np.concatenate([weights, weights * mean[l]])
@@ -136,7 +137,7 @@ def key_gain_row(gains_key, *, prior=theory.Causal(), samples: int = 4096, seed:
     keep = rng.random((samples, depth)) < (mean / (1.0 + mean))[None]
     total = np.zeros(length)
     for row in keep:
-        v = np.eye(length)[-1]
+        v = unit
         for l in reversed(range(depth)):
             if row[l]:
                 v = op(v) * c[l]

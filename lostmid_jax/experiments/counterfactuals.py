@@ -175,7 +175,8 @@ class Config:
         if not specs:
             raise ValueError("priors must not be empty")
         try:
-            specs = tuple(prior_spec(parse_prior(s, length)) for s in specs)  # validates for L
+            objects = [parse_prior(s, length) for s in specs]  # validates for L
+            specs = tuple(prior_spec(p) for p in objects)
         except ValueError as err:
             raise ValueError(f"priors: {err}") from None
         if len(set(specs)) != len(specs):
@@ -184,7 +185,6 @@ class Config:
         check_float("dead_below", self.dead_below, 0, 1, open_min=True, open_max=True)
         from ..theory.resources import check_operations
 
-        objects = [parse_prior(s, length) for s in specs]
         heads = sum(getattr(p, "n_heads", getattr(p, "heads", 1)) for p in objects)  # ALiBi, Content: per head
         work = heads * sum(100.0 * h * length for h in set(depths) | {profile})  # ~100 ns per head and H L entry
         check_operations(f"length={length} x depths (max {max(*depths, profile)})", work)
@@ -327,15 +327,9 @@ def _num(value, spec: str) -> str:
 
 def _causal_here(prior, length: int) -> bool:
     """Whether a mask prior other than Causal() allows exactly the causal keys at this L (a window >= L, ...)."""
-    from .. import theory
+    from ..theory.priors import Causal, causal_here
 
-    if isinstance(prior, theory.SlidingWindow):
-        return prior.width >= length
-    if isinstance(prior, theory.Sinks):
-        return prior.window is None or prior.window >= length
-    if isinstance(prior, theory.PrefixLM):
-        return prior.prefix <= 1
-    return isinstance(prior, theory.Chunks) and prior.lengths == (length,)
+    return not isinstance(prior, Causal) and causal_here(prior, length)
 
 
 def family_table(result: Result) -> list[str]:

@@ -264,9 +264,8 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
 
 
 def records(result: Result) -> dict[str, list[dict]]:
-    """results.csv and profiles.csv (NaN written as missing, like None)."""
-    rows = [{k: None if isinstance(v, float) and math.isnan(v) else v for k, v in r.items()} for r in result.records]
-    return {"results.csv": rows, "profiles.csv": result.profiles}
+    """results.csv and profiles.csv (io.write_csv writes NaN as missing, like None)."""
+    return {"results.csv": result.records, "profiles.csv": result.profiles}
 
 
 def factorial_deviation(depth: int, dps: int = 50):

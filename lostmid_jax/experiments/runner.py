@@ -102,10 +102,8 @@ def _csv_name(name: str) -> str:
     return name if name.endswith(".csv") else f"{name}.csv"
 
 
-def _draw(exp, result, cfg, run_dir: pathlib.Path) -> dict[str, str]:
+def _draw(exp, cfg, run_dir: pathlib.Path) -> dict[str, str]:
     """Draw and save the figures; {file name: what it shows}."""
-    if not results.draws_from_tables(exp):  # a module still on the older contract: it saves its own files
-        return {pathlib.Path(p).name: "figure" for p in exp.figures(result, run_dir)}
     tables = results.read_tables(run_dir)  # exactly what load_run gives `lostmid plot`
     figures = results.draw_figures(exp, tables, cfg)
     titles = {stem: results.figure_title(fig) for stem, fig in figures.items()}
@@ -183,7 +181,7 @@ def _execute(exp, cfg, run_dir, *, smoke, progress, figures, mesh, echo):
     lines = exp.verdict(result)
     if lines:
         io.write_atomic(run_dir / "verdict.txt", "\n".join(lines) + "\n")
-    drawn = _draw(exp, result, cfg, run_dir) if figures else {}
+    drawn = _draw(exp, cfg, run_dir) if figures else {}
     elapsed = time.perf_counter() - start
     extra = exp.run_info(result) if hasattr(exp, "run_info") else {}
     io.write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="done", seconds=round(elapsed, 3),

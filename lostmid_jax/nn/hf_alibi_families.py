@@ -101,6 +101,17 @@ def _refuse(cond: bool, message: str) -> None:
         raise ValueError(f"config.json {message}")
 
 
+def _config(raw: dict, family: str, param_dtype: str, **sizes) -> DecoderConfig:
+    """The DecoderConfig from the family's sizes plus the keys BLOOM and MPT spell alike."""
+    return DecoderConfig(
+        **sizes, norm_eps=float(raw.get("layer_norm_epsilon", 1e-5)),
+        vocab_size=_first(raw, ("vocab_size",), family),
+        tie_embeddings=bool(raw.get("tie_word_embeddings", True)),
+        init="normal", init_std=float(raw.get("initializer_range", 0.02)),
+        param_dtype=param_dtype, **FIXED[family],
+    )
+
+
 def _bloom(raw: dict, param_dtype: str) -> DecoderConfig:
     _refuse(bool(raw.get("apply_residual_connection_post_layernorm", False)),
             "apply_residual_connection_post_layernorm=true is not supported (the residual would be the "
@@ -112,15 +123,8 @@ def _bloom(raw: dict, param_dtype: str) -> DecoderConfig:
     n_inner = raw.get("n_inner")
     _refuse(n_inner is not None and n_inner != 4 * width,
             f"n_inner={n_inner!r} is not supported (BLOOM's MLP width is 4 * hidden_size = {4 * width})")
-    return DecoderConfig(
-        depth=_first(raw, ("n_layer", "num_hidden_layers"), "bloom"), width=width,
-        heads=_first(raw, ("n_head", "num_attention_heads"), "bloom"), mlp_width=4 * width,
-        norm_eps=float(raw.get("layer_norm_epsilon", 1e-5)),
-        vocab_size=_first(raw, ("vocab_size",), "bloom"),
-        tie_embeddings=bool(raw.get("tie_word_embeddings", True)),
-        init="normal", init_std=float(raw.get("initializer_range", 0.02)),
-        param_dtype=param_dtype, **FIXED["bloom"],
-    )
+    return _config(raw, "bloom", param_dtype, depth=_first(raw, ("n_layer", "num_hidden_layers"), "bloom"),
+                   width=width, heads=_first(raw, ("n_head", "num_attention_heads"), "bloom"), mlp_width=4 * width)
 
 
 def _mpt_attention(attn: dict, width: int, heads: int) -> None:
@@ -162,15 +166,9 @@ def _mpt(raw: dict, param_dtype: str) -> DecoderConfig:
     _refuse(isinstance(ratio, bool) or ratio != 4,
             f"expansion_ratio={ratio!r} is not supported (only 4: transformers' MptForCausalLM builds an MLP "
             "of width 4 * d_model whatever the ratio, so its checkpoints with another ratio contradict their config)")
-    return DecoderConfig(
-        depth=_first(raw, ("n_layers", "num_hidden_layers"), "mpt"), width=width, heads=heads,
-        mlp_width=ratio * width, max_positions=int(raw.get("max_seq_len", 2048)),
-        norm_eps=float(raw.get("layer_norm_epsilon", 1e-5)),
-        vocab_size=_first(raw, ("vocab_size",), "mpt"),
-        tie_embeddings=bool(raw.get("tie_word_embeddings", True)),
-        init="normal", init_std=float(raw.get("initializer_range", 0.02)),
-        param_dtype=param_dtype, **FIXED["mpt"],
-    )
+    return _config(raw, "mpt", param_dtype, depth=_first(raw, ("n_layers", "num_hidden_layers"), "mpt"),
+                   width=width, heads=heads, mlp_width=ratio * width,
+                   max_positions=int(raw.get("max_seq_len", 2048)))
 
 
 def config_from_hf(family: str, raw: dict, param_dtype: str) -> DecoderConfig:
@@ -266,10 +264,9 @@ def to_hf(family: str, p: dict, depth: int, heads: int, xp) -> dict:
     """HF state dict {name with "transformer." prefix: array} from our flat params ``p``."""
     pre, layer, out = PREFIX[family], _LAYER[family], {}
     out[pre + EMBEDDING[family]] = p[("wte",)]
-    if ("embed_norm", "scale") in p:
-        for ours, hf in _NORM_LEAVES:
-            if ("embed_norm", ours) in p:
-                out[f"{pre}word_embeddings_layernorm.{hf}"] = p[("embed_norm", ours)]
+    for ours, hf in _NORM_LEAVES:
+        if ("embed_norm", ours) in p:
+            out[f"{pre}word_embeddings_layernorm.{hf}"] = p[("embed_norm", ours)]
     for l in range(depth):
         name = pre + layer.format(l)
         out[name + _FUSED[family] + ".weight"] = _fuse([p[_B + ("attn", n, "kernel")][l] for n in "qkv"],

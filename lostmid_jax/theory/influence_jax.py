@@ -64,7 +64,7 @@ def content_row_jax(length: int, schedule: tuple, prior) -> jax.Array:
     Raises:
       ValueError: naming ``backend``, for any other prior (use backend="float64").
     """
-    from .alibi_slopes import slope_exponents
+    from .alibi_slopes import float_slopes
     from .content import Content
     from .priors import Causal
 
@@ -87,7 +87,7 @@ def content_row_jax(length: int, schedule: tuple, prior) -> jax.Array:
             if slopes is None:
                 m = np.zeros(prior.heads)
             elif isinstance(slopes, str):
-                m = np.asarray([2.0 ** float(e) for e in slope_exponents(prior.heads, slopes)])
+                m = np.asarray(float_slopes(prior.heads, slopes))
             else:
                 m = np.asarray([float(v) for v in slopes])
             q = jnp.asarray(np.exp(-m / t))

@@ -277,6 +277,22 @@ PRIORS = (Causal, Bidirectional, SlidingWindow, Chunks, PrefixLM, Sinks, ALiBi)
 """The priors of this module; :class:`.content.Content` is accepted too (see :func:`check_prior`)."""
 
 
+def causal_here(prior, length: int | None = None) -> bool:
+    """Whether mask prior ``prior`` allows exactly the causal keys (at L = ``length`` where that matters).
+
+    Causal, PrefixLM(<= 1), Sinks without a window; with ``length``: a window >= L
+    (SlidingWindow, Sinks) or one chunk of L.
+    """
+    if isinstance(prior, Causal) or (isinstance(prior, PrefixLM) and prior.prefix <= 1) or (
+            isinstance(prior, Sinks) and prior.window is None):
+        return True
+    if length is None:
+        return False
+    if isinstance(prior, (SlidingWindow, Sinks)):
+        return (prior.width if isinstance(prior, SlidingWindow) else prior.window) >= length
+    return isinstance(prior, Chunks) and prior.lengths == (length,)
+
+
 def check_prior(prior, length: int):
     """Validate ``prior`` for a sequence of ``length`` positions; return it.
 

@@ -201,21 +201,23 @@ def restore_step(mngr: ocp.CheckpointManager, step: int, params, opt_state):
       CheckpointError: the step is not intact, orbax cannot restore it, or it does not match the
         templates or holds NaN / inf (names the directory and the problem).
     """
-    where = step_dir(mngr, step)
-    target = {"params": params, "opt_state": opt_state}
-    problem = check_intact(where, step)
-    if problem is None:
-        try:
-            got = mngr.restore(step, args=ocp.args.StandardRestore(jax.tree.map(ocp.utils.to_shape_dtype_struct,
-                                                                                target)))
-        except Exception as err:  # orbax raises many types for damaged or mismatched trees
-            problem = f"orbax cannot restore it ({type(err).__name__}: {str(err)[:300]})"
-        else:
-            problem = _mismatch(got, target)
+    got, problem = _restore(mngr, step, {"params": params, "opt_state": opt_state})
     if problem is not None:
-        raise CheckpointError(f"checkpoint {where} is unusable: {problem}")
-    got = jax.tree.map(_placed_like, got, target)
+        raise CheckpointError(f"checkpoint {step_dir(mngr, step)} is unusable: {problem}")
     return got["params"], got["opt_state"]
+
+
+def _restore(mngr: ocp.CheckpointManager, step: int, target: dict) -> tuple[dict | None, str | None]:
+    """(tree, None) of checkpoint ``step`` placed like ``target``, or (None, what is wrong with it)."""
+    problem = check_intact(step_dir(mngr, step), step)
+    if problem is not None:
+        return None, problem
+    try:
+        got = mngr.restore(step, args=ocp.args.StandardRestore(jax.tree.map(ocp.utils.to_shape_dtype_struct, target)))
+    except Exception as err:  # orbax raises many types for damaged or mismatched trees
+        return None, f"orbax cannot restore it ({type(err).__name__}: {str(err)[:300]})"
+    problem = _mismatch(got, target)
+    return (jax.tree.map(_placed_like, got, target), None) if problem is None else (None, problem)
 
 
 def restore_latest(mngr: ocp.CheckpointManager, params, opt_state):
@@ -236,23 +238,14 @@ def restore_latest(mngr: ocp.CheckpointManager, params, opt_state):
     if not steps:
         return None
     target = {"params": params, "opt_state": opt_state}
-    abstract = jax.tree.map(ocp.utils.to_shape_dtype_struct, target)
     skipped = []
     for step in steps:
         where = step_dir(mngr, step)
-        problem = check_intact(where, step)
-        if problem is None:
-            try:
-                got = mngr.restore(step, args=ocp.args.StandardRestore(abstract))
-            except Exception as err:  # orbax raises many types for damaged or mismatched trees
-                problem = f"orbax cannot restore it ({type(err).__name__}: {str(err)[:300]})"
-            else:
-                problem = _mismatch(got, target)
+        got, problem = _restore(mngr, step, target)
         if problem is None:
             if skipped:
                 _LOG.warning("resuming from %s (step %d), the newest intact checkpoint; skipped newer: %s",
                              where, step, ", ".join(str(p) for p, _ in skipped))
-            got = jax.tree.map(_placed_like, got, target)
             return step, got["params"], got["opt_state"]
         skipped.append((where, problem))
         _LOG.warning("checkpoint %s is unusable: %s%s", where, problem,

@@ -7,7 +7,7 @@
     boundary_spike mean over interior boundaries b of
                    log10( n_b / median_{0 < |j - b| <= w} n_j ):
                    > 0 when document starts stand out of their neighbourhood.
-    doc_u        per document c = [s, e) of N = e - s positions, e
+    doc_u          per document c = [s, e) of N = e - s positions, e
                    capped at L - 1 so the output position itself is left out:
                    log10( sqrt(start_c end_c) / middle_c ), start_c / end_c the
                    mean n over the w = max(1, round(0.1 N)) positions after the
@@ -66,7 +66,7 @@ def pathway_norm(norms) -> float:
 
 
 def doc_u_profile(norms, boundaries, *, edge: float = 0.1, lo: float = 0.35, hi: float = 0.65,
-                    min_length: int = 5) -> np.ndarray:
+                  min_length: int = 5) -> np.ndarray:
     """[C] document-local U depth of each document (see module docstring); NaN for
     documents shorter than ``min_length`` positions or with a zero mean."""
     n = _norms(norms)

@@ -1,4 +1,4 @@
-"""A depth sweep's tables as load_run gives them: the records written with io.write_csv, read back with pandas."""
+"""An experiment's tables as load_run gives them: the records written with io.write_csv, read back with pandas."""
 
 import pathlib
 import tempfile
@@ -8,10 +8,15 @@ from lostmid_jax.experiments import depth_sweep
 from lostmid_jax.results import read_tables
 
 
-def sweep_tables(cfg) -> dict:
-    """{"results": DataFrame, "profiles": DataFrame} of ``depth_sweep.run(cfg)``, through the CSV files."""
-    result = depth_sweep.run(cfg, progress=False)
+def tables_of(module, cfg) -> dict:
+    """{CSV stem: DataFrame} of ``module.run(cfg)``, through the CSV files (as the runner and load_run read them)."""
+    result = module.run(cfg, progress=False)
     with tempfile.TemporaryDirectory() as tmp:
-        for name, rows in depth_sweep.records(result).items():
+        for name, rows in module.records(result).items():
             io.write_csv(pathlib.Path(tmp) / name, rows)
         return read_tables(tmp)
+
+
+def sweep_tables(cfg) -> dict:
+    """{"results": DataFrame, "profiles": DataFrame} of ``depth_sweep.run(cfg)``, through the CSV files."""
+    return tables_of(depth_sweep, cfg)

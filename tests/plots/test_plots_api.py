@@ -3,7 +3,6 @@
 Inputs are small synthetic records, or (depth sweep) a tiny sweep's tables read back from its CSV files.
 """
 
-import pathlib
 import subprocess
 import sys
 import types
@@ -11,7 +10,7 @@ import types
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
-from sweep_tables import sweep_tables
+from sweep_tables import sweep_tables, tables_of
 
 from lostmid_jax.experiments import depth_sweep as ds
 from lostmid_jax.plots import counterfactuals as pcf
@@ -29,21 +28,11 @@ def _sweep():
 
 
 def _counterfactual():
-    """(cfg, tables) of a tiny counterfactual sweep, its CSV files read back with pandas."""
-    import tempfile
-
-    import pandas as pd
-
-    from lostmid_jax import io
+    """(cfg, tables) of a tiny counterfactual sweep, read back from its CSV files as load_run reads them."""
     from lostmid_jax.experiments import counterfactuals as cf
 
     cfg = cf.Config(length=32, depths=(1, 4), priors=("causal", "window:4", "alibi:16"))
-    with tempfile.TemporaryDirectory() as tmp:
-        tables = {}
-        for name, rows in cf.records(cf.run(cfg, progress=False)).items():
-            io.write_csv(pathlib.Path(tmp) / name, rows)
-            tables[name[:-4]] = pd.read_csv(pathlib.Path(tmp) / name)
-    return cfg, tables
+    return cfg, tables_of(cf, cfg)
 
 
 def _step0():

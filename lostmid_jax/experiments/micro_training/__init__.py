@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import math
 import pathlib
 
 from ...train.config import INTERVENTIONS, SMOKE as TRAIN_SMOKE, TrainConfig
@@ -162,14 +161,10 @@ def profile_rows(runs: dict) -> list[dict]:
     return rows
 
 
-def _na(value):
-    """None (an empty CSV field) for a missing or NaN value."""
-    return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
-
-
 def snapshot_rows(records: list[dict]) -> list[dict]:
-    """Rows of snapshots.csv: the scalar snapshot metrics (COLUMNS), NA where a task has none."""
-    return [{k: _na(r.get(k)) for k in COLUMNS["snapshots.csv"]} for r in records]
+    """Rows of snapshots.csv: the scalar snapshot metrics (COLUMNS), None where a task has none (io.write_csv
+    writes None and NaN as an empty field)."""
+    return [{k: r.get(k) for k in COLUMNS["snapshots.csv"]} for r in records]
 
 
 def _indexed(records: list[dict], prefix: str, column: str, value: str, extra=None) -> list[dict]:
@@ -182,7 +177,7 @@ def _indexed(records: list[dict], prefix: str, column: str, value: str, extra=No
         for k in keys:
             i = int(k[len(prefix):]) + 1
             rows.append({"intervention": r["intervention"], "seed": r["seed"], "step": r["step"], column: i,
-                         **(extra(i) if extra else {}), value: _na(r[k])})
+                         **(extra(i) if extra else {}), value: r[k]})
     return rows
 
 

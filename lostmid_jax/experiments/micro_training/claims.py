@@ -30,14 +30,14 @@ def mean_se(values) -> tuple[float, float]:
     return mean_ci(list(values))
 
 
-def _call(mean, half, what_pos, what_neg) -> str:
+def _call(mean, half, what_pos, what_neg, neutral: str = "no clear change (the 95% CI includes 0)") -> str:
     if not np.isfinite(half):
         return "undetermined (one seed: no CI)"
     if mean - half > 0:
         return what_pos
     if mean + half < 0:
         return what_neg
-    return "no clear change (the 95% CI includes 0)"
+    return neutral
 
 
 def _ci(m, half, sign: str = "+", spec: str = ".3f") -> str:
@@ -67,7 +67,7 @@ def _profile_lines(records, first, last) -> list[str]:
         ratio = mean_se([b[s] / a[s] for s in b if s in a and a[s] > 0])
         lines.append(f"{path} pathway norm, baseline: step {first} {_ci(*mean_se(a.values()), '', '.4g')} -> "
                      f"step {last} {_ci(*mean_se(b.values()), '', '.4g')}; ratio {_ci(*ratio, '', '.3g')} -> "
-                     + _call(ratio[0] - 1, ratio[1], "GROWS", "SHRINKS").replace("includes 0", "includes 1"))
+                     + _call(ratio[0] - 1, ratio[1], "GROWS", "SHRINKS", "no clear change (the 95% CI includes 1)"))
     return lines
 
 
@@ -105,7 +105,7 @@ def _accuracy_lines(exp, records, first, last) -> list[str]:
         by_bin = ", ".join(_fmt(_series(records, variant, f"acc_bin{b}", step).values(), "") for b in range(bins))
         lines.append(f"{variant} accuracy step {step}: {_ci(m, se, '')} = {m / chance:.1f} x chance "
                      f"(by needle bin: {by_bin}) -> "
-                     + _call(m - chance, se, "ABOVE chance", "BELOW chance").replace("no clear change (the 95% CI includes 0)", "AT chance (the 95% CI includes it)"))
+                     + _call(m - chance, se, "ABOVE chance", "BELOW chance", "AT chance (the 95% CI includes it)"))
     base_acc, v1 = _series(records, "none", "acc_middle", last), _series(records, "none", "total_valley", last)
     for variant in exp.variants[1:]:
         acc, val = _series(records, variant, "acc_middle", last), _series(records, variant, "total_valley", last)

@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from ...analysis import metrics
-from ...analysis.uncertainty import agreement, noise_ceiling, row_bootstrap_ci
+from ...analysis.uncertainty import agreement, bin_matrix, noise_ceiling, row_bootstrap_ci
 from ...analysis.heldout import fit_rows, heldout_score, split_halves
 from ...analysis.theory_variants import DESCRIPTIONS, VARIANTS, ZERO_PARAMETER, variant_row
 
@@ -125,11 +125,6 @@ def _seeds_for(reliability: float, rows: int, target: float = TARGET) -> float:
     return float(t * (1 - r1) / (r1 * (1 - t)))
 
 
-def _predictor(variant: str, length: int):
-    return lambda profiles, data: variant_row(variant, length, profiles=profiles, alphas=data["alphas"],
-                                              gains_sq=data["gains_sq"], gains_key=data["gains_key"])[0]
-
-
 def preset_tables(cfg, preset: str, units: list[dict]) -> dict[str, list[dict]]:
     """variants, convergence, ceiling, profiles rows of one preset."""
     profiles = _stack(units, "norms")
@@ -140,31 +135,30 @@ def preset_tables(cfg, preset: str, units: list[dict]) -> dict[str, list[dict]]:
     score_idx = np.asarray(split.score)
     out = {"variants": [], "convergence": [], "ceiling": [], "profiles": []}
     rows_of = {}
+    fit_p, fit_d = fit_rows(profiles, data, split)
+    counts = sorted({n for n in cfg.seed_counts if n < len(score_idx)} | {len(score_idx)})
     for variant in VARIANTS:
-        fit_p, fit_d = fit_rows(profiles, data, split)
         ref, params = variant_row(variant, length, profiles=fit_p, alphas=fit_d["alphas"], gains_sq=fit_d["gains_sq"],
                                   gains_key=fit_d["gains_key"])
         rows_of[variant] = ref / ref.sum()
         for bins in _binnings(cfg, length):
-            s = heldout_score(profiles, data, _predictor(variant, length), split=split, bins=bins,
+            # the reference of the same fitting rows, computed once above (the predictor would refit it)
+            s = heldout_score(profiles, data, lambda *_, ref=ref: ref, split=split, bins=bins,
                               n_boot=cfg.n_boot, seed=cfg.split_seed)
             a = s.agreement
             out["variants"].append({"preset": preset, "variant": variant, **_bin_fields(bins, length),
                                     "fit_seeds": len(split.fit), "score_seeds": len(split.score), **s.columns(),
                                     "within_ceiling": _within(a),
                                     "a_fit": params.get("a_fit")})
-            counts = sorted({n for n in cfg.seed_counts if n < len(score_idx)} | {len(score_idx)})
             for n in counts:
-                rows = profiles[score_idx[:n]]
-                ag = agreement(rows, ref, bins=bins, n_boot=cfg.n_boot if n >= 2 else 0, seed=cfg.split_seed)
+                # all held-out seeds: the agreement heldout_score just computed (same rows, reference and seed)
+                ag = a if n == len(score_idx) else agreement(profiles[score_idx[:n]], ref, bins=bins,
+                                                             n_boot=cfg.n_boot if n >= 2 else 0, seed=cfg.split_seed)
                 out["convergence"].append({"preset": preset, "variant": variant, **_bin_fields(bins, length),
                                            "seeds": n, **ag.columns()})
+    normalized = profiles / profiles.sum(axis=1, keepdims=True)
     for bins in _binnings(cfg, length):
-        p = profiles / profiles.sum(axis=1, keepdims=True)
-        if bins is not None:
-            from ...analysis.uncertainty import bin_matrix
-
-            p = p @ bin_matrix(length, bins)
+        p = normalized if bins is None else normalized @ bin_matrix(length, bins)
         for n in sorted({n for n in cfg.seed_counts if 2 <= n < seeds} | {seeds}):
             c, (lo, hi), rel = noise_ceiling(p[:n], seed=cfg.split_seed + 1)
             out["ceiling"].append({"preset": preset, **_bin_fields(bins, length), "seeds": n, "ceiling": c,

@@ -72,8 +72,10 @@ def _compiler_version(cxx: str) -> str:
 
 
 def cache_dir() -> pathlib.Path:
-    root = os.environ.get("LOSTMID_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "lostmid_jax")
-    return pathlib.Path(root) / "kernels"
+    """<the package's cache root (compile_cache.cache_root)>/kernels."""
+    from ...compile_cache import cache_root
+
+    return cache_root() / "kernels"
 
 
 def library_path() -> pathlib.Path:
