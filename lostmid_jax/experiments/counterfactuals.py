@@ -183,7 +183,7 @@ class Config:
             raise ValueError(f"priors must be distinct, got {specs}")
         object.__setattr__(self, "band", check_band(self.band))
         check_float("dead_below", self.dead_below, 0, 1, open_min=True, open_max=True)
-        from ..theory.resources import check_operations
+        from ..resources import check_operations
 
         heads = sum(getattr(p, "n_heads", getattr(p, "heads", 1)) for p in objects)  # ALiBi, Content: per head
         work = heads * sum(100.0 * h * length for h in set(depths) | {profile})  # ~100 ns per head and H L entry

@@ -121,7 +121,7 @@ class Config:
     def _check_work(self) -> None:
         """Refuse, before any work, a sweep over the theory's work limit (~10 ns per H L entry of a row,
         ~100 ns per H^2 of a continuum point; theory.limits raises the limit)."""
-        from ..theory.resources import check_operations
+        from ..resources import check_operations
 
         schedules = len(self.alphas) * (2 if self.power_b is not None else 1) + (self.custom is not None)
         per_schedule = sum(10.0 * h * sum(self.lengths) + 100.0 * h * h for h in self.depths)

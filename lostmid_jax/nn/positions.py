@@ -10,7 +10,7 @@ import math
 import jax.numpy as jnp
 import numpy as np
 
-from ..theory.alibi_slopes import float_slopes
+from ..masks.alibi_slopes import float_slopes
 from .rope_scaling import RopeScaling
 
 

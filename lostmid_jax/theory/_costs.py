@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from .content import Content
 from .priors import ALiBi, Bidirectional, Chunks, SlidingWindow, Sinks
-from .resources import check_budget, check_operations
+from ..resources import check_budget, check_operations
 
 CALL_NS = 1e4
 """Python + numpy overhead of one vectorized step (a layer, a head, a segment)."""

@@ -17,7 +17,7 @@ from fractions import Fraction
 import mpmath
 
 from ..validation import check_choice, check_float_like, check_int_like, check_real, python_scalar
-from .resources import check_max_dps
+from ..resources import check_max_dps
 
 
 def check_length(length) -> int:

@@ -44,9 +44,9 @@ import dataclasses
 import math
 
 from ..validation import check_real
-from .alibi_slopes import SLOPE_RULES
+from ..masks.alibi_slopes import SLOPE_RULES
 from .priors import Bidirectional, Causal, Chunks, PrefixLM, SlidingWindow, Sinks, _size
-from .resources import check_budget, check_max_heads
+from ..resources import check_budget, check_max_heads
 from ..validation import check_int_like
 
 MASKS = (Causal, Bidirectional, SlidingWindow, Chunks, PrefixLM, Sinks)

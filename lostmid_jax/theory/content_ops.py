@@ -29,7 +29,7 @@ from .prior_ops import mask_forward, mask_gather
 
 def _slopes(values: dict, prior: Content, ops) -> list:
     """The layer's slopes m' = m / T in ``ops`` (plain numbers or field numbers); None for a head without ALiBi."""
-    from .alibi_slopes import slope_exponents
+    from ..masks.alibi_slopes import slope_exponents
 
     temperature = ops.param(prior.temperature)
     if values["slopes"] is None:

@@ -64,7 +64,7 @@ def content_row_jax(length: int, schedule: tuple, prior) -> jax.Array:
     Raises:
       ValueError: naming ``backend``, for any other prior (use backend="float64").
     """
-    from .alibi_slopes import float_slopes
+    from ..masks.alibi_slopes import float_slopes
     from .content import Content
     from .priors import Causal
 

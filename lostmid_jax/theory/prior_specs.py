@@ -32,7 +32,7 @@ Content priors with per-key scores or per-layer values have no text form.
 from __future__ import annotations
 
 from ._validate import check_length
-from .alibi_slopes import SLOPE_RULES
+from ..masks.alibi_slopes import SLOPE_RULES
 from .content import Content
 from .priors import ALiBi, Bidirectional, Causal, Chunks, PrefixLM, SlidingWindow, Sinks, check_prior
 

@@ -50,8 +50,8 @@ import math
 
 from ..validation import check_int_like, check_real
 from ._validate import check_length
-from .alibi_slopes import SLOPE_RULES, slope_exponents
-from .resources import check_budget, check_max_heads
+from ..masks.alibi_slopes import SLOPE_RULES, slope_exponents
+from ..resources import check_budget, check_max_heads
 
 
 @dataclasses.dataclass(frozen=True)
