@@ -13,9 +13,12 @@ analysis; experiments use everything below them):
     nn           Flax NNX decoder stacks: an architecture-only DecoderConfig,
                  layers, presets, Hugging Face import/export; execution
                  options are passed at call time.
+    stats        statistics of measured profiles (numpy, scipy; no jax):
+                 profile metrics, agreement with 95% CIs and the noise
+                 ceiling, held-out scoring, intervals.
     analysis     what we measure on a model: influence profiles (request ->
                  memory plan -> engine -> estimate), pathways, attention
-                 strength, metrics, prior_for (a model's theory prior).
+                 strength, prior_for (a model's theory prior).
     train        synthetic tasks, optimizer steps, checkpoints, snapshots.
     experiments  one module per experiment (depth_sweep, counterfactuals,
                  step0, pretrained_vs_init, micro_training): a frozen config,
@@ -44,7 +47,7 @@ Glossary of axis letters and names (used in every docstring and shape):
                 block-diagonal prior of documents)
     needle bins the positions of the needle in retrieval (not "depth")
 
-Importing this package (or lostmid_jax.theory / lostmid_jax.validation)
+Importing this package (or lostmid_jax.theory / lostmid_jax.stats / lostmid_jax.validation)
 loads no jax, flax, matplotlib or tqdm.
 """
 

@@ -8,7 +8,7 @@ Shapes: L positions, D width, H depth, K cotangents, P pathways.
     per_seed = mapped_profiles(build, seeds, mesh=mesh)   # many inits of one graph over a mesh
     a_l = attention_strength(model, x)            # [H] effective attention strength
     prior = prior_for(model.cfg, L)               # the model's Step-0 theory prior
-    metrics.spearman(prof.norms, theory_row)      # comparison metrics
+    metrics.spearman(prof.norms, theory_row)      # comparison metrics (lostmid_jax.stats)
 
 The Jacobian engine runs one way: a validated ProfileRequest (request.py) ->
 a MemoryPlan (memory.py) -> the engine (squared cotangent norms, shard_map
@@ -24,8 +24,8 @@ from __future__ import annotations
 from .._lazy import lazy_exports
 
 _EXPORTS = {
-    "Agreement": ".uncertainty",
-    "agreement": ".uncertainty",
+    "Agreement": "..stats.agreement",
+    "agreement": "..stats.agreement",
     "mapped_profiles": ".ensemble",
     "InfluenceProfile": ".estimators",
     "MemoryPlan": ".memory",

@@ -27,7 +27,7 @@ from scipy import optimize
 
 from .. import theory
 from ..validation import check_choice, check_int
-from . import metrics
+from ..stats import profile_metrics as metrics
 
 OBJECTIVES = ("log_lsq", "wasserstein")
 

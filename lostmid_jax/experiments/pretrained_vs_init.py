@@ -240,7 +240,7 @@ class Result:
       config: the run's Config.
       model_config: the checkpoint's DecoderConfig.
       summaries: {"pretrained" | "init": summary} (:func:`.step0.report.summarize_variant`).
-      agreements: {(model, reference): analysis.uncertainty.Agreement} (reference in REFERENCES).
+      agreements: {(model, reference): stats.agreement.Agreement} (reference in REFERENCES).
       checkpoint: the directory the weights were read from.
       prior: the theory prior both models were compared with (None: prior_for of the architecture).
     """
@@ -282,7 +282,7 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
     from tqdm.auto import tqdm
 
     from ..analysis import prior_for
-    from ..analysis.uncertainty import agreement
+    from ..stats.agreement import agreement
     from ..nn import Decoder
     from .step0.report import content_prior, summarize_variant
 

@@ -6,7 +6,8 @@ import pytest
 from flax import nnx
 
 from lostmid_jax import theory
-from lostmid_jax.analysis import influence_profile, metrics
+from lostmid_jax.analysis import influence_profile
+from lostmid_jax.stats import profile_metrics as metrics
 from lostmid_jax.analysis.theory_fit import fit_constant_alpha, theory_row
 from lostmid_jax.nn import Decoder, DecoderConfig
 

@@ -79,7 +79,7 @@ def test_every_comparison_has_a_95_ci(smoke_run):
 
 def test_agreement_is_recomputed_from_the_saved_profiles(smoke_run):
     """The pretrained-vs-theory row of agreement.csv: Spearman of the saved seed-mean profile and theory row."""
-    from lostmid_jax.analysis import metrics
+    from lostmid_jax.stats import profile_metrics as metrics
 
     t = _tables(smoke_run)
     rows = t["profiles"][t["profiles"]["model"] == "pretrained"]

@@ -3,7 +3,7 @@
 Shapes: L positions, H depth, S seeds.
 
 For each (preset, variant) and pathway, each seed's profile n_j is normalized
-to p_j = n_j / sum n (:mod:`lostmid_jax.analysis.metrics`), and the mean over seeds is compared
+to p_j = n_j / sum n (:mod:`lostmid_jax.stats.profile_metrics`), and the mean over seeds is compared
 with two theory rows (:mod:`lostmid_jax.analysis.theory_fit`):
 
 - "measured": w_j for the per-layer a_l measured on the same units
@@ -30,7 +30,7 @@ probe standard error of that seed's estimate (randomized method; 0 for exact).
 
 The systematic-misfit statistic is the chi^2 of the log-profile residuals in
 units of their per-position standard errors
-(:func:`~lostmid_jax.analysis.uncertainty.log_misfit`).
+(:func:`~lostmid_jax.stats.agreement.log_misfit`).
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ import math
 import numpy as np
 from scipy import stats
 
-from ...analysis import metrics
-from ...analysis.uncertainty import agreement, bootstrap_interval, bootstrap_weights, log_misfit
+from ...stats import profile_metrics as metrics
+from ...stats.agreement import agreement, bootstrap_interval, bootstrap_weights, log_misfit
 from ...analysis.theory_fit import fit_constant_alpha, theory_row
 from .config import CONTENT_LENGTH
 

@@ -61,7 +61,7 @@ class Config:
       noise_length: L of the noise grid.
       noise_seeds: seeds per width of the noise grid (>= 4).
       n_boot: bootstrap replicates of every CI.
-      split_seed: seed of the random fit / score halves (analysis.heldout.split_halves).
+      split_seed: seed of the random fit / score halves (stats.heldout.split_halves).
     """
 
     presets: tuple[str, ...] = ("toy-deep", "gpt2-small")

@@ -2,10 +2,10 @@
 
 Shapes: S seeds, L positions, H layers, B bins.
 
-Per preset: split = analysis.heldout.split_halves(S, seed=split_seed). Each
+Per preset: split = stats.heldout.split_halves(S, seed=split_seed). Each
 theory variant (:mod:`lostmid_jax.analysis.theory_variants`) is computed from
 the fitting half only (its profiles, a_l or g_l^2) and scored on the held-out
-half (:func:`lostmid_jax.analysis.heldout.heldout_score`), at raw positions
+half (:func:`lostmid_jax.stats.heldout.heldout_score`), at raw positions
 and at each binning B < L. The convergence rows score the same references on
 the first n held-out seeds; the ceiling rows give the noise ceiling of the
 first n of all S seeds (no reference involved) and the seeds a ceiling of
@@ -18,9 +18,9 @@ import math
 
 import numpy as np
 
-from ...analysis import metrics
-from ...analysis.uncertainty import agreement, bin_matrix, noise_ceiling, row_bootstrap_ci
-from ...analysis.heldout import fit_rows, heldout_score, split_halves
+from ...stats import profile_metrics as metrics
+from ...stats.agreement import agreement, bin_matrix, noise_ceiling, row_bootstrap_ci
+from ...stats.heldout import fit_rows, heldout_score, split_halves
 from ...analysis.theory_variants import DESCRIPTIONS, VARIANTS, ZERO_PARAMETER, variant_row
 
 TARGET = 0.99  # the paper's Spearman (arXiv:2603.10123)

@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from lostmid_jax.analysis.uncertainty import agreement
-from lostmid_jax.analysis.heldout import Split, heldout_score, rms_log_error, split_halves
+from lostmid_jax.stats.agreement import agreement
+from lostmid_jax.stats.heldout import Split, heldout_score, rms_log_error, split_halves
 
 
 def _ensemble(rows=10, length=32, seed=0):

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from lostmid_jax import theory
-from lostmid_jax.analysis import metrics
+from lostmid_jax.stats import profile_metrics as metrics
 
 
 def test_distribution_and_positions():
@@ -82,14 +82,6 @@ def test_valley_power_law_recovers_exact_law(side):
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
-
-
-def test_mean_se_by_hand():
-    m, se = metrics.mean_se([1.0, 2.0, 6.0, np.inf])
-    assert m == pytest.approx(3.0) and se == pytest.approx(np.sqrt(7.0 / 3.0))  # sample var (4 + 1 + 9) / 2
-    one = metrics.mean_se([5.0])
-    assert one[0] == 5.0 and np.isnan(one[1])
-    assert all(np.isnan(v) for v in metrics.mean_se([np.nan]))
 
 
 def test_metrics_use_the_theory_middle():

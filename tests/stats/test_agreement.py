@@ -1,4 +1,4 @@
-"""analysis.agreement on synthetic ensembles with a known truth: CI coverage, the noise ceiling, bad input.
+"""stats.agreement on synthetic ensembles with a known truth: CI coverage, the noise ceiling, bad input.
 
 Coverage rates measured by these tests (200 trials each, seeds fixed; printed with -s):
 U-shaped truth, multiplicative log-normal noise, S = 8 rows, L = 32: Spearman CI 0.950,
@@ -15,8 +15,9 @@ import math
 import numpy as np
 import pytest
 
-from lostmid_jax.analysis import Agreement, agreement, metrics
-from lostmid_jax.analysis.uncertainty import bin_matrix, row_bootstrap_ci, spearman_rows, wasserstein_rows
+from lostmid_jax.stats import profile_metrics as metrics
+from lostmid_jax.stats.agreement import (Agreement, agreement, bin_matrix, row_bootstrap_ci, spearman_rows,
+                                         wasserstein_rows)
 
 TRIALS = 200
 
@@ -208,7 +209,7 @@ def test_one_row_without_a_ci_is_allowed():
 def test_log_misfit_is_calibrated_and_detects_a_wrong_reference():
     """Noise alone: chi^2/dof near 1 and p < 0.05 in about 5% of ensembles; a reference off by 5% in its
     log slope: a tiny p. Paired rows that differ by noise only: calibrated too."""
-    from lostmid_jax.analysis.uncertainty import log_misfit
+    from lostmid_jax.stats.agreement import log_misfit
 
     rng = np.random.default_rng(9)
     length, rows = 48, 16

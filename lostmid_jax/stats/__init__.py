@@ -1,0 +1,22 @@
+"""Statistics of measured profiles: pure numpy/scipy, no jax (one home per concept).
+
+Shapes: S rows (seeds or replicates), L positions (1-based j, x = j / L), B bins.
+
+    profile_metrics   Spearman, Wasserstein-1, U statistics, the valley power law
+    agreement         agreement(profiles, reference): bootstrap 95% CIs and the noise ceiling
+    heldout           split_halves, heldout_score: fit on one half of the seeds, score on the other
+    intervals         mean_sem, mean_halfwidth, t_interval: means with their error over seeds
+
+Importing this package (or any of its modules) loads no jax; it uses
+:mod:`lostmid_jax.theory` (pure math) only for the position convention and the
+U summary. analysis, experiments and plots draw their statistics from here.
+"""
+
+from __future__ import annotations
+
+from .._lazy import lazy_exports
+
+_SUBMODULES = ("agreement", "heldout", "intervals", "profile_metrics")
+__all__ = list(_SUBMODULES)
+
+__getattr__, __dir__ = lazy_exports(__name__, {}, _SUBMODULES)

@@ -1,0 +1,408 @@
+"""Agreement of an ensemble of measured profiles with a reference, with 95% CIs and a noise ceiling.
+
+Shapes: S rows (seeds or independent measurements), L positions (1-based j,
+x_j = j / L), B bins.
+
+    ag = agreement(profiles, reference)        # profiles [S, L], reference [L]
+    ag.spearman, ag.spearman_ci                # point estimate, 95% CI (lo, hi)
+    ag.wasserstein, ag.wasserstein_ci, ag.ceiling, ag.ceiling_ci
+
+Formulas (n_s the row s of ``profiles``, r the reference):
+
+- Normalization: p_s,j = n_s,j / sum_i n_s,i (a distribution over x_j = j/L);
+  q_j = r_j / sum_i r_i. With ``bins`` = B, position j falls in the bin
+  b = ceil(j B / L) (equal bins ((b-1)/B, b/B] of x) and p, q are summed per
+  bin; bin b then sits at x = b / B. B = L (bins=None) is the raw profile.
+- Point estimates on the ensemble mean pbar = (1/S) sum_s p_s:
+  spearman = Spearman(pbar, q) (:func:`.profile_metrics.spearman`; average ranks for
+  ties) and wasserstein = W1(pbar, q) on [0, 1] (:func:`.profile_metrics.wasserstein`
+  = (1/B) sum_{b<B} |sum_{c<=b} (pbar_c - q_c)|).
+- 95% CIs: bootstrap over rows. Each of ``n_boot`` replicates draws S rows
+  with replacement and recomputes the statistic T* on their mean. The
+  interval is the basic (reverse-percentile) bootstrap, expanded for small S:
+  with c the median of T* and Q* its quantiles,
+
+      (2 T - c - k (Q*(0.975) - c),  2 T - c - k (Q*(0.025) - c)),
+      k = sqrt(S / (S - 1)) t(0.975, S - 1) / z(0.975)
+
+  (k = 1 gives the plain basic interval; k -> 1 as S grows), clipped to the
+  statistic's range ([-1, 1] for Spearman, [0, 1] for W1). Unlike the
+  percentile interval it removes the first-order bias of T (noise lowers a
+  Spearman and raises a W1), which is what makes it cover the noiseless
+  value (tests/stats/test_agreement.py measures the rate); so the
+  interval may lie beside T (above an attenuated Spearman).
+- Noise ceiling: split the rows into two disjoint halves (sizes floor(S/2)
+  and ceil(S/2)), r_h = Spearman(mean of half 1, mean of half 2), averaged
+  over ``splits`` random splits (every split when there are fewer). The
+  Spearman-Brown formula corrects it to the reliability of the S-row mean,
+  R = 2 r_h / (1 + r_h): the expected rank correlation of two independent
+  S-row means. The noiseless truth m correlates with one S-row mean by
+  sqrt(R) (classical attenuation: corr(m + e, m + e') = corr(m + e, m)^2),
+  so ceiling = sqrt(max(R, 0)): the best Spearman any reference can reach
+  against this ensemble's mean, given its measurement noise. ceiling_ci:
+  jackknife over rows, ceiling +- t(0.975, S-1) SE_jack (needs S >= 3).
+
+The square-root link holds for Pearson correlations, and for Spearman under
+additive Gaussian noise (tests/stats/test_agreement.py); for Spearman on
+U-shaped profiles with multiplicative noise it runs high by about
+0.005-0.02 (measured on synthetic ensembles): read it as an upper bound.
+
+This module holds the bootstrap intervals and the ceiling every comparison
+shares; :func:`agreement` is also ``lostmid_jax.analysis.agreement``, and the
+old module ``analysis.uncertainty`` re-exports this one.
+
+A ``reference`` of shape [S, L] is a paired ensemble (say, RoPE off for the
+same seeds as the RoPE-on rows): its rows are normalized, binned and
+averaged like the profiles, and each bootstrap replicate resamples the same
+row indices of both.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+
+import numpy as np
+from scipy import stats
+
+from ..validation import check_int
+from . import profile_metrics as metrics
+
+LEVEL = 0.95
+
+
+@dataclasses.dataclass(frozen=True)
+class Agreement:
+    """Agreement of an ensemble mean with a reference (module docstring for the formulas).
+
+    Attributes:
+      spearman, spearman_ci: Spearman of the ensemble mean vs the reference, 95% CI (lo, hi).
+      wasserstein, wasserstein_ci: Wasserstein-1 on [0, 1] (units of the whole context), 95% CI.
+      ceiling, ceiling_ci: the noise ceiling of the Spearman (sqrt of the Spearman-Brown
+        corrected split-half reliability R), 95% jackknife CI.
+      rows: S, the rows of the ensemble.
+      bins: B, the number of points compared (L for raw positions).
+      reliability: R, the expected Spearman between two independent S-row means.
+    NaN where undefined (a CI with n_boot = 0, a ceiling CI with S < 3, a Spearman of a constant).
+    """
+
+    spearman: float
+    spearman_ci: tuple[float, float]
+    wasserstein: float
+    wasserstein_ci: tuple[float, float]
+    ceiling: float
+    ceiling_ci: tuple[float, float]
+    rows: int
+    bins: int
+    reliability: float = math.nan
+
+    def columns(self, prefix: str = "") -> dict[str, float]:
+        """Flat CSV columns: {prefix}spearman, {prefix}spearman_lo, {prefix}spearman_hi, likewise
+        wasserstein and ceiling."""
+        out = {}
+        for name in ("spearman", "wasserstein", "ceiling"):
+            lo, hi = getattr(self, f"{name}_ci")
+            out.update({f"{prefix}{name}": getattr(self, name), f"{prefix}{name}_lo": lo, f"{prefix}{name}_hi": hi})
+        return out
+
+
+def _matrix(name: str, value, ndim: tuple[int, ...]) -> np.ndarray:
+    arr = np.asarray(value, dtype=np.float64)
+    if arr.ndim not in ndim:
+        want = " or ".join(f"{d}-D" for d in ndim)
+        raise ValueError(f"{name} must be {want}, got shape {arr.shape}")
+    if arr.shape[-1] < 1 or (arr.ndim == 2 and arr.shape[0] < 1):
+        raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite: {int(np.sum(~np.isfinite(arr)))} NaN or inf entries")
+    if np.any(arr < 0):
+        raise ValueError(f"{name} must be >= 0 (a profile is a mass over positions): {int(np.sum(arr < 0))} "
+                         "negative entries")
+    sums = arr.sum(axis=-1)
+    if np.any(sums <= 0):
+        raise ValueError(f"{name} must have a positive sum in every row")
+    return arr
+
+
+def bin_matrix(length: int, bins: int) -> np.ndarray:
+    """[L, B] 0/1 matrix: position j (1-based) -> bin ceil(j B / L) (equal bins of x = j/L)."""
+    j = np.arange(1, length + 1)
+    b = (j * bins + length - 1) // length - 1  # ceil(j B / L) - 1, exact in integers
+    out = np.zeros((length, bins))
+    out[np.arange(length), b] = 1.0
+    return out
+
+
+def _prepare(arr: np.ndarray, binner: np.ndarray | None) -> np.ndarray:
+    p = arr / arr.sum(axis=-1, keepdims=True)
+    return p if binner is None else p @ binner
+
+
+def _ranks(a: np.ndarray) -> np.ndarray:
+    return stats.rankdata(a, axis=-1)
+
+
+def _corr_rows(ra: np.ndarray, rb: np.ndarray) -> np.ndarray:
+    """Row-wise Pearson correlation of [..., B] arrays (NaN where a row is constant)."""
+    da = ra - ra.mean(axis=-1, keepdims=True)
+    db = rb - rb.mean(axis=-1, keepdims=True)
+    den = np.sqrt((da * da).sum(-1) * (db * db).sum(-1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = (da * db).sum(-1) / den
+    return np.where(den > 0, np.clip(out, -1.0, 1.0), np.nan)
+
+
+def spearman_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise Spearman of [..., B] arrays (b broadcasts): what :func:`.profile_metrics.spearman` gives."""
+    rb = _ranks(b)
+    return _corr_rows(_ranks(a), np.broadcast_to(rb, a.shape))
+
+
+def wasserstein_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise W1 on [0, 1] of distributions [..., B] at x = b/B: what :func:`.profile_metrics.wasserstein` gives."""
+    a = a / a.sum(-1, keepdims=True)
+    b = b / b.sum(-1, keepdims=True)
+    return np.abs(np.cumsum(a - b, axis=-1)[..., :-1]).sum(-1) / a.shape[-1]
+
+
+def expansion(rows: int) -> float:
+    """k = sqrt(S / (S - 1)) t(0.975, S - 1) / z(0.975): widens a bootstrap interval of a mean of S
+    rows for its small-sample narrowness (Hesterberg's expanded bootstrap); k -> 1 as S grows."""
+    level = (1 + LEVEL) / 2
+    return math.sqrt(rows / (rows - 1)) * float(stats.t.ppf(level, rows - 1) / stats.norm.ppf(level))
+
+
+def _basic_ci(point: float, replicates: np.ndarray, lo: float, hi: float, rows: int) -> tuple[float, float]:
+    """Expanded basic bootstrap: (2T - c - k (Q_hi - c), 2T - c - k (Q_lo - c)), c = median T*."""
+    reps = replicates[np.isfinite(replicates)]
+    if not math.isfinite(point) or reps.size == 0:
+        return math.nan, math.nan
+    q_lo, center, q_hi = np.quantile(reps, [(1 - LEVEL) / 2, 0.5, (1 + LEVEL) / 2])
+    k, shifted = expansion(rows), 2 * point - center
+    return float(np.clip(shifted - k * (q_hi - center), lo, hi)), float(np.clip(shifted - k * (q_lo - center), lo, hi))
+
+
+def bootstrap_weights(rows: int, n_boot: int, seed: int) -> np.ndarray:
+    """[n_boot, S] weights: the count of each row in a resample with replacement, divided by S."""
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, rows, size=(n_boot, rows))
+    w = np.zeros((n_boot, rows))
+    np.add.at(w, (np.arange(n_boot)[:, None], idx), 1.0)
+    return w / rows
+
+
+def row_bootstrap_ci(rows, statistic, *, n_boot: int = 2000, seed: int = 0,
+                     bounds: tuple[float, float] = (-math.inf, math.inf)) -> tuple[float, float]:
+    """95% CI over rows of ``statistic(mean of rows)``: the expanded basic bootstrap of :func:`agreement`.
+
+    Args:
+      rows: [S, ...] replicates (S >= 2), or a tuple of such arrays with the same S (paired: one
+        resample of row indices serves all; ``statistic`` then receives a tuple of means).
+      statistic: mean [...] (a tuple of means when paired) -> float; called once per replicate.
+      n_boot, seed: replicates and their random seed.
+      bounds: the statistic's range; the interval is clipped to it.
+    """
+    paired = isinstance(rows, tuple)
+    arrays = tuple(np.asarray(r, np.float64) for r in (rows if paired else (rows,)))
+    size = arrays[0].shape[0]
+    if size < 2 or any(a.shape[0] != size for a in arrays):
+        raise ValueError(f"rows must hold >= 2 rows (the same number in each paired array) for a bootstrap CI, "
+                         f"got {[a.shape[0] for a in arrays]}")
+    n_boot = check_int("n_boot", n_boot, 1)
+    weights = bootstrap_weights(size, n_boot, seed)
+
+    def value(w):
+        means = tuple(np.tensordot(w, a, axes=(0, 0)) for a in arrays)
+        return statistic(means if paired else means[0])
+
+    point = value(np.full(size, 1.0 / size))
+    reps = np.array([value(w) for w in weights], dtype=np.float64)
+    return _basic_ci(float(point), reps, *bounds, size)
+
+
+def _half_masks(rows: int, keep: np.ndarray, count: int, rng) -> np.ndarray:
+    """[n, S] bool: the first half of each split of the rows where ``keep`` [S] is True (the other kept
+    rows form the second half); every split when there are at most ``count``, else ``count`` random ones."""
+    members = np.flatnonzero(keep)
+    size = members.size
+    half = size // 2
+    total = math.comb(size, half) // (2 if 2 * half == size else 1)
+    if total <= count:
+        combos = itertools.combinations(range(size), half)
+        if 2 * half == size:  # a split and its mirror are the same split: keep those holding the first row
+            combos = (c for c in combos if c[0] == 0)
+        first = np.array(list(combos), dtype=np.int64).reshape(-1, half)
+    else:
+        first = np.argsort(rng.random((count, size)), axis=1)[:, :half]
+    mask = np.zeros((first.shape[0], rows), dtype=bool)
+    mask[np.arange(first.shape[0])[:, None], members[first]] = True
+    return mask
+
+
+def _reliabilities(p: np.ndarray, keeps: np.ndarray, count: int, rng) -> np.ndarray:
+    """Spearman-Brown corrected mean split-half Spearman R of the rows p [S, B] kept by each row of
+    ``keeps`` [K, S] (each keeps >= 2 rows): [K]."""
+    first = np.stack([_half_masks(p.shape[0], k, count, rng) for k in keeps])  # [K, n, S]
+    second = keeps[:, None, :] & ~first
+    m1 = np.einsum("kns,sb->knb", first.astype(np.float64), p) / first.sum(-1, keepdims=True)
+    m2 = np.einsum("kns,sb->knb", second.astype(np.float64), p) / second.sum(-1, keepdims=True)
+    with np.errstate(invalid="ignore"):
+        r = np.nanmean(spearman_rows(m1, m2), axis=1)
+        return np.where(r > -1, 2 * r / (1 + r), np.nan)
+
+
+def _ceiling(reliability):
+    return np.sqrt(np.maximum(reliability, 0.0))
+
+
+def noise_ceiling(p: np.ndarray, *, splits: int = 200, seed: int = 0) -> tuple[float, tuple[float, float], float]:
+    """(ceiling, 95% jackknife CI, reliability R) of normalized rows p [S, B] (module docstring)."""
+    rows = p.shape[0]
+    if rows < 2 or p.shape[1] < 2:
+        return math.nan, (math.nan, math.nan), math.nan
+    rng = np.random.default_rng(seed)
+    rel = float(_reliabilities(p, np.ones((1, rows), dtype=bool), splits, rng)[0])
+    ceiling = float(_ceiling(rel))
+    if rows < 3 or not math.isfinite(ceiling):
+        return ceiling, (math.nan, math.nan), rel
+    jack = _ceiling(_reliabilities(p, ~np.eye(rows, dtype=bool), splits, rng))  # leave row i out
+    if not np.all(np.isfinite(jack)):
+        return ceiling, (math.nan, math.nan), rel
+    se = math.sqrt((rows - 1) / rows * float(np.sum((jack - jack.mean()) ** 2)))
+    t = float(stats.t.ppf((1 + LEVEL) / 2, rows - 1))
+    return ceiling, (max(ceiling - t * se, 0.0), min(ceiling + t * se, 1.0)), rel
+
+
+def agreement(profiles, reference, *, bins: int | None = None, n_boot: int = 2000, seed: int = 0,
+              splits: int = 200) -> Agreement:
+    """Spearman and Wasserstein-1 of the ensemble mean vs ``reference``, 95% CIs, and the noise ceiling.
+
+    Args:
+      profiles: [S, L] non-negative profiles (one row per seed or independent measurement).
+      reference: [L] reference profile (say, a theory row), or [S, L] paired rows (module docstring).
+      bins: None (raw positions) or B in 1..L equal bins of x = j/L.
+      n_boot: bootstrap replicates of the CIs (0: no CI, NaN; >= 1 needs S >= 2).
+      seed: random seed of the bootstrap and of the splits.
+      splits: random half splits averaged in the ceiling.
+
+    Returns:
+      An :class:`Agreement` (formulas in the module docstring).
+
+    Raises:
+      ValueError: naming the argument: profiles not 2-D; reference not [L] or [S, L]; S < 2 with
+        n_boot >= 1; bins outside 1..L; NaN or inf; negative entries; a row summing to 0.
+    """
+    p_raw = _matrix("profiles", profiles, (2,))
+    ref_raw = _matrix("reference", reference, (1, 2))
+    rows, length = p_raw.shape
+    if ref_raw.shape[-1] != length or (ref_raw.ndim == 2 and ref_raw.shape[0] != rows):
+        raise ValueError(f"reference must have shape [L] or [S, L] = [{length}] or [{rows}, {length}] to match "
+                         f"profiles, got {list(ref_raw.shape)}")
+    n_boot = check_int("n_boot", n_boot, 0)
+    splits = check_int("splits", splits, 1)
+    if n_boot > 0 and rows < 2:
+        raise ValueError(f"profiles must have >= 2 rows for a bootstrap CI (n_boot={n_boot}), got {rows}; "
+                         f"pass n_boot=0 for the point estimates alone")
+    size = length if bins is None else check_int("bins", bins, 1, length)
+    binner = None if size == length else bin_matrix(length, size)
+    p = _prepare(p_raw, binner)
+    q = _prepare(ref_raw, binner)
+    paired = q.ndim == 2
+    pbar, qbar = p.mean(0), (q.mean(0) if paired else q)
+    if size >= 2:
+        rho, w1 = metrics.spearman(pbar, qbar), metrics.wasserstein(pbar, qbar)
+    else:
+        rho, w1 = math.nan, 0.0
+    rho_ci = w1_ci = (math.nan, math.nan)
+    if n_boot > 0:
+        weights = bootstrap_weights(rows, n_boot, seed)
+        pb = weights @ p
+        qb = weights @ q if paired else q
+        rho_ci = _basic_ci(rho, spearman_rows(pb, qb), -1.0, 1.0, rows) if size >= 2 else rho_ci
+        w1_ci = _basic_ci(w1, wasserstein_rows(pb, np.broadcast_to(qb, pb.shape)), 0.0, 1.0, rows)
+    ceiling, ceiling_ci, rel = noise_ceiling(p, splits=splits, seed=seed + 1)
+    return Agreement(spearman=rho, spearman_ci=rho_ci, wasserstein=w1, wasserstein_ci=w1_ci, ceiling=ceiling,
+                     ceiling_ci=ceiling_ci, rows=rows, bins=size, reliability=rel)
+
+
+@dataclasses.dataclass(frozen=True)
+class Misfit:
+    """Log-profile residuals against a reference, in units of their per-position standard errors.
+
+    Attributes:
+      chi2: sum_j z_j^2, z_j the normal quantile of the t statistic (r_j - c) / se_j, over se_j > 0.
+      dof: those positions, less 1 (the free scale c) and less the parameters fitted to the profile.
+      p_value: P(chi^2_dof >= chi2): small when the residuals exceed the measurement noise.
+    """
+
+    chi2: float
+    dof: int
+    p_value: float
+
+    @property
+    def reduced(self) -> float:
+        """chi2 / dof (about 1 when the reference is right up to noise)."""
+        return self.chi2 / self.dof if self.dof > 0 else math.nan
+
+
+def log_misfit(profiles, reference, *, bins: int | None = None, fitted: int = 0) -> Misfit:
+    """Whether the reference misses the ensemble mean by more than its noise (a systematic misfit).
+
+    With p_s the normalized (and binned) rows [S, B] and q the reference, the residual of the log
+    profile is r_j = log pbar_j - log q_j, with the standard error se_j = sd_s(p_s,j) / (sqrt(S) pbar_j)
+    (delta method). A reference [S, B] of paired rows uses the paired differences instead:
+    r_j = mean_s d_s,j, se_j = sd_s(d_s,j) / sqrt(S), d_s,j = log p_s,j - log q_s,j. The free scale
+    c = sum_j w_j r_j / sum_j w_j (w_j = se_j^-2) is removed; t_j = (r_j - c) / se_j is a Student t
+    with S - 1 dof (se_j is estimated from the S rows), mapped to the normal quantile z_j with the same
+    tail probability, and
+
+        chi2 = sum_j z_j^2,   dof = #{j: se_j > 0} - 1 - fitted
+
+    (without the t -> z map, a few rows would inflate chi2 by (S - 1) / (S - 3)).
+
+    Args:
+      profiles: [S, L] (S >= 2), validated as in :func:`agreement`.
+      reference: [L] or paired [S, L].
+      bins: as in :func:`agreement`.
+      fitted: parameters of the reference fitted to this profile (1 for a fitted constant a).
+    """
+    p_raw = _matrix("profiles", profiles, (2,))
+    ref_raw = _matrix("reference", reference, (1, 2))
+    rows, length = p_raw.shape
+    if rows < 2:
+        raise ValueError(f"profiles must have >= 2 rows for per-position standard errors, got {rows}")
+    if ref_raw.shape[-1] != length or (ref_raw.ndim == 2 and ref_raw.shape[0] != rows):
+        raise ValueError(f"reference must have shape [{length}] or [{rows}, {length}], got {list(ref_raw.shape)}")
+    fitted = check_int("fitted", fitted, 0)
+    size = length if bins is None else check_int("bins", bins, 1, length)
+    binner = None if size == length else bin_matrix(length, size)
+    p, q = _prepare(p_raw, binner), _prepare(ref_raw, binner)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if q.ndim == 2:
+            d = np.log(p) - np.log(q)
+            r, se = d.mean(0), d.std(0, ddof=1) / math.sqrt(rows)
+        else:
+            pbar = p.mean(0)
+            r, se = np.log(pbar) - np.log(q), p.std(0, ddof=1) / (math.sqrt(rows) * pbar)
+    keep = np.isfinite(r) & np.isfinite(se) & (se > 0)
+    dof = int(keep.sum()) - 1 - fitted
+    if dof < 1:
+        return Misfit(math.nan, max(dof, 0), math.nan)
+    w = 1.0 / se[keep] ** 2
+    c = float(np.sum(w * r[keep]) / np.sum(w))
+    t = (r[keep] - c) / se[keep]  # Student t with S - 1 dof (se is estimated): map to N(0, 1) quantiles
+    z = stats.norm.isf(np.clip(stats.t.sf(t, rows - 1), 1e-300, 1 - 1e-16))
+    chi2 = float(np.sum(z ** 2))
+    return Misfit(chi2, dof, float(stats.chi2.sf(chi2, dof)))
+
+
+def bootstrap_interval(point: float, replicates, rows: int, *,
+                       bounds: tuple[float, float] = (-math.inf, math.inf)) -> tuple[float, float]:
+    """The 95% interval of :func:`agreement` (expanded basic bootstrap) from a statistic's value on the
+    S rows and its bootstrap ``replicates`` (NaN replicates are dropped)."""
+    return _basic_ci(float(point), np.asarray(replicates, np.float64), *bounds, rows)
+
+
+__all__ = ["Agreement", "Misfit", "agreement", "bin_matrix", "bootstrap_interval", "log_misfit", "noise_ceiling",
+           "row_bootstrap_ci", "spearman_rows", "wasserstein_rows"]
