@@ -17,7 +17,8 @@ key scores, ALiBi, head weights and a temperature over any of these masks,
 log space, exact rationals, mpmath, arb balls), runs through one structured
 operator r -> r A (:mod:`.prior_ops` over :mod:`._arith`) in O(H L); the
 dense matrices of :mod:`.cesaro` and :mod:`.prior_matrix` are the
-independent route the tests compare against.
+independent route the tests compare against. :mod:`.variants` builds the
+random-matrix path sums of measured branch gains on the same operator.
 
 Every public function validates its arguments at the boundary (a
 ValueError naming the argument; NumPy scalars and 0-d arrays are accepted
@@ -87,11 +88,16 @@ _EXPORTS = {
     "ProfileSummary": ".summary",
     "continuum_summary": ".summary",
     "summarize_log_row": ".summary",
+    "elementary_symmetric": ".variants",
+    "jacobian_alphas": ".variants",
+    "key_gain_row": ".variants",
+    "power_rows": ".variants",
+    "random_matrix_row": ".variants",
 }
 
 _SUBMODULES = ("alibi_slopes", "cesaro", "content", "content_ops", "continuum", "hops", "influence",
                "influence_jax", "middle", "middle_laws", "prior_matrix", "prior_ops", "prior_specs", "priors",
-               "resources", "schedules", "summary")
+               "resources", "schedules", "summary", "variants")
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, _SUBMODULES)
 
@@ -103,12 +109,12 @@ __all__ = [
     "Content",
     "Limits",
     "MIDDLE_X",
-    "PRIORS",
     "PrefixLM",
+    "PRIORS",
     "ProfileBands",
     "ProfileSummary",
-    "SlidingWindow",
     "Sinks",
+    "SlidingWindow",
     "attention_matrix",
     "band_masks",
     "cesaro_matrix",
@@ -117,16 +123,19 @@ __all__ = [
     "check_depth",
     "check_length",
     "check_prior",
+    "content_matrix",
     "continuum_density",
     "continuum_moment",
-    "content_matrix",
     "continuum_summary",
     "current_limits",
     "default_priors",
     "distance_from_middle",
+    "elementary_symmetric",
     "exact_matmul",
     "hop_distribution",
     "influence_row",
+    "jacobian_alphas",
+    "key_gain_row",
     "limits",
     "log_continuum_density",
     "log_hop_distribution",
@@ -137,7 +146,9 @@ __all__ = [
     "parse_prior",
     "positions",
     "power_law_schedule",
+    "power_rows",
     "prior_spec",
+    "random_matrix_row",
     "recency_weight",
     "summarize_log_row",
 ]
