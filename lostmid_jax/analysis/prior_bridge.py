@@ -75,9 +75,9 @@ def prior_for(cfg, length: int | None = None, *, doc_length: int | Sequence[int]
 
     >>> from lostmid_jax.nn.config import DecoderConfig
     >>> prior_for(DecoderConfig(mask="sliding_window", window=64))
-    SlidingWindow(width=64)
+    SlidingWindow(window=64)
     >>> prior_for(DecoderConfig(mask="sliding_window", window=64, sinks=4))
-    Sinks(count=4, window=64)
+    Sinks(sinks=4, window=64)
     >>> prior_for(DecoderConfig(mask="document"), 10, doc_length=4)
     Chunks(lengths=(4, 4, 2))
     >>> prior_for(DecoderConfig(heads=4, position="alibi"))
