@@ -3,7 +3,7 @@
 Shapes: S seeds, L positions (j = 1..L, x = j/L), H layers (l = 1..H).
 
 For a checkpoint (``weights``: a local directory, or a hub id resolved in the
-local Hugging Face cache, :func:`lostmid_jax.nn.hub.resolve_checkpoint`;
+local Hugging Face cache, :func:`lostmid_jax.nn.hf.hub.resolve_checkpoint`;
 any family :func:`lostmid_jax.nn.load_hf` reads) and a random init of the
 same architecture, measures the influence profile n_j = ||d y_L / d x_j||_F
 at the same L on the same inputs for S seeds, and the per-layer attention
@@ -48,7 +48,7 @@ MODELS = ("pretrained", "init")
 FILES = {"checkpoint": "the tiny random GPT-2 (save_hf) measured as 'pretrained' (weights random:tiny-gpt2)"}
 _LOG = logging.getLogger(__name__)
 REFERENCES = ("theory_measured", "theory_fitted", "init")
-# config.json of the tiny random checkpoint (RANDOM_TINY), read by nn.hf_config like any other
+# config.json of the tiny random checkpoint (RANDOM_TINY), read by nn.hf like any other
 TINY_GPT2 = dict(model_type="gpt2", n_layer=2, n_embd=16, n_head=2, n_positions=256, vocab_size=64)
 TINY_SEED = 1234  # init seed of the tiny "pretrained" model (the init models use seeds 0..S-1)
 
@@ -170,7 +170,7 @@ class Config:
         """The checkpoint's local directory (None for the tiny random one); ValueError naming ``weights``."""
         if self.weights == RANDOM_TINY:
             return None
-        from ..nn.hub import resolve_checkpoint
+        from ..nn.hf.hub import resolve_checkpoint
 
         try:
             return resolve_checkpoint(self.weights, allow_download=self.allow_download)
@@ -180,7 +180,7 @@ class Config:
     def model_config(self):
         """The checkpoint's DecoderConfig from its config.json; ValueError naming ``weights`` when the
         directory, its config.json or its weights file are missing or unreadable, or the id is not cached."""
-        from ..nn.hf_config import config_from_hf, read_config, weights_file
+        from ..nn.hf import config_from_hf, read_config, weights_file
 
         path = self.checkpoint()
         if path is None:

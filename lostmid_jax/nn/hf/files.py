@@ -1,0 +1,105 @@
+"""Reading and writing a checkpoint directory: config.json and safetensors weights (no torch needed).
+
+A directory holds config.json and either model.safetensors or a sharded
+model.safetensors.index.json ({"weight_map": {tensor: file}}).
+A missing directory or config.json raises FileNotFoundError naming the path;
+a config.json or index that is not a JSON object, an empty, truncated or
+unreadable weights file, and weights with NaN / inf raise ValueError naming the file.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import numpy as np
+
+WEIGHTS = "model.safetensors"
+INDEX = "model.safetensors.index.json"
+
+
+def read_json_object(file: pathlib.Path, what: str) -> dict:
+    """The JSON object in ``file`` (ValueError naming the file when it is not JSON or not an object)."""
+    try:
+        value = json.loads(file.read_text())
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"{what} {str(file)!r} is not valid JSON ({err})") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} {str(file)!r} must hold a JSON object, got a {type(value).__name__}")
+    return value
+
+
+def read_config(path: str | pathlib.Path) -> dict:
+    """The parsed config.json of checkpoint directory ``path`` (FileNotFoundError / ValueError naming it)."""
+    path = pathlib.Path(path)
+    if not path.is_dir():
+        raise FileNotFoundError(f"path {str(path)!r} is not a directory")
+    config = path / "config.json"
+    if not config.is_file():
+        raise FileNotFoundError(f"path {str(path)!r} has no config.json")
+    return read_json_object(config, "config")
+
+
+def weights_file(path: str | pathlib.Path) -> pathlib.Path:
+    """The weights of checkpoint directory ``path``: model.safetensors or the sharded index
+    (FileNotFoundError naming the directory when neither is there)."""
+    path = pathlib.Path(path)
+    for name in (WEIGHTS, INDEX):
+        if (path / name).is_file():
+            return path / name
+    raise FileNotFoundError(f"path {str(path)!r} has neither {WEIGHTS} nor {INDEX}")
+
+
+def safetensors_numpy():
+    """safetensors.numpy, imported on first use (the optional extra ``hf``)."""
+    try:
+        from safetensors import numpy as st
+    except ImportError as err:  # pragma: no cover - depends on the environment
+        raise ImportError("Hugging Face checkpoints need the safetensors package: pip install 'lostmid-jax[hf]'") from err
+    return st
+
+
+def load_file(file: pathlib.Path) -> dict[str, np.ndarray]:
+    """The tensors of one safetensors file; FileNotFoundError / ValueError naming the file when it is
+    missing, empty, truncated or unreadable, or holds a non-finite value."""
+    if not file.is_file():
+        raise FileNotFoundError(f"weights file {str(file)!r} does not exist")
+    if file.stat().st_size == 0:
+        raise ValueError(f"weights file {str(file)!r} is empty")
+    try:
+        tensors = safetensors_numpy().load_file(file)
+    except Exception as err:  # safetensors raises its own SafetensorError for damaged headers and data
+        raise ValueError(f"weights file {str(file)!r} is truncated or not a safetensors file "
+                         f"({type(err).__name__}: {str(err)[:200]})") from None
+    for name, value in tensors.items():
+        if np.issubdtype(value.dtype, np.floating) and not np.all(np.isfinite(value)):
+            raise ValueError(f"weights file {str(file)!r}: tensor {name!r} holds NaN or inf values")
+    return tensors
+
+
+def read_tensors(path: str | pathlib.Path) -> dict[str, np.ndarray]:
+    """All tensors of a checkpoint directory (single file or sharded index), as numpy arrays."""
+    path = pathlib.Path(path)
+    if (path / WEIGHTS).is_file():
+        return load_file(path / WEIGHTS)
+    if (path / INDEX).is_file():
+        weight_map = read_json_object(path / INDEX, "index").get("weight_map")
+        if not isinstance(weight_map, dict):
+            raise ValueError(f"index {str(path / INDEX)!r} has no \"weight_map\" object")
+        tensors = {}
+        for shard in sorted(set(weight_map.values())):
+            tensors.update(load_file(path / shard))
+        missing = sorted(set(weight_map) - set(tensors))
+        if missing:
+            raise ValueError(f"tensor {missing[0]!r} is listed in {INDEX} but not in its shard")
+        return tensors
+    raise FileNotFoundError(f"path {str(path)!r} has neither {WEIGHTS} nor {INDEX}")
+
+
+def write_checkpoint(path: str | pathlib.Path, tensors: dict[str, np.ndarray], raw: dict) -> pathlib.Path:
+    """Write ``tensors`` to model.safetensors and ``raw`` to config.json in directory ``path`` (created)."""
+    path = pathlib.Path(path)
+    path.mkdir(parents=True, exist_ok=True)
+    safetensors_numpy().save_file(tensors, path / WEIGHTS, metadata={"format": "pt"})
+    (path / "config.json").write_text(json.dumps(raw, indent=2) + "\n")
+    return path

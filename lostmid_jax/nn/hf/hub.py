@@ -1,0 +1,79 @@
+"""Checkpoints offline-first: a local directory, or a Hugging Face hub id found in the local cache.
+
+    resolve_checkpoint("path/to/gpt2")                    # an existing directory: returned as is
+    resolve_checkpoint("openai-community/gpt2")           # the cached snapshot; never the network
+    resolve_checkpoint("gpt2", allow_download=True)       # fetches config.json + safetensors if not cached
+
+A hub id is looked up with huggingface_hub's ``snapshot_download`` in its
+cache (``HF_HUB_CACHE``, default ~/.cache/huggingface/hub) with
+``local_files_only=True`` unless downloads are allowed; then only config.json
+and the safetensors weights (single file or sharded index) are fetched.
+Fetch one ahead of time with ``hf download ID`` (``huggingface-cli download
+ID`` with huggingface_hub < 1.0).
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+
+WEIGHT_PATTERNS = ("config.json", "model.safetensors", "model.safetensors.index.json", "model-*.safetensors")
+
+
+def resolve_checkpoint(path_or_id: str | os.PathLike, *, allow_download: bool = False,
+                       cache_dir: str | os.PathLike | None = None) -> pathlib.Path:
+    """The local directory of a checkpoint given as a directory or a hub id.
+
+    Args:
+      path_or_id: an existing directory (returned unchanged), or a hub id
+        ("name" or "owner/name", optionally "owner/name@revision").
+      allow_download: fetch a hub id that is not cached (config.json and the
+        safetensors weights only); False (default): never touch the network.
+      cache_dir: the huggingface_hub cache (default: its ``HF_HUB_CACHE``).
+
+    Returns:
+      The directory (for a hub id: the cached snapshot, ``.../snapshots/<commit>``).
+
+    Raises:
+      FileNotFoundError: ``path_or_id`` is neither a directory nor a valid hub
+        id, or the id is not cached and downloads are not allowed (the message
+        says how to fetch it), or the download failed.
+    """
+    text = os.fspath(path_or_id)
+    if not isinstance(text, str) or not text.strip():
+        raise FileNotFoundError(f"path {path_or_id!r} must name a checkpoint directory or a hub id")
+    path = pathlib.Path(text).expanduser()
+    if path.is_dir():
+        return path
+    if path.exists():
+        raise FileNotFoundError(f"path {text!r} is a file, not a checkpoint directory")
+    repo_id, _, revision = text.partition("@")
+    try:
+        import huggingface_hub
+        from huggingface_hub import constants, errors
+        from huggingface_hub.utils import HFValidationError, validate_repo_id
+    except ImportError:
+        raise FileNotFoundError(f"path {text!r} is not a directory (hub ids need huggingface_hub: "
+                                "pip install 'lostmid-jax[hf]')") from None
+    try:
+        validate_repo_id(repo_id)
+    except HFValidationError:
+        raise FileNotFoundError(f"path {text!r} is not a directory (nor a hub id like 'owner/name')") from None
+    cache = os.fspath(cache_dir) if cache_dir is not None else constants.HF_HUB_CACHE
+    fetch = f"`hf download {repo_id}` (`huggingface-cli download {repo_id}` with older huggingface_hub)"
+    try:
+        got = huggingface_hub.snapshot_download(repo_id, revision=revision or None, cache_dir=cache,
+                                                local_files_only=not allow_download,
+                                                allow_patterns=list(WEIGHT_PATTERNS))
+    except errors.LocalEntryNotFoundError:
+        if allow_download:
+            raise FileNotFoundError(f"path {text!r} is not a directory, and downloading hub id {repo_id!r} "
+                                    f"failed (offline, or HF_HUB_OFFLINE is set); fetch it with {fetch} where the hub "
+                                    "is reachable") from None
+        raise FileNotFoundError(f"path {text!r} is not a directory, and hub id {repo_id!r} is not in the local "
+                                f"Hugging Face cache {cache}; fetch it with {fetch}, or allow downloads "
+                                "(--allow-download; allow_download=True in Python)") from None
+    except Exception as err:  # huggingface_hub raises HTTP errors of several types (not found, gated, ...)
+        raise FileNotFoundError(f"hub id {repo_id!r} could not be downloaded ({type(err).__name__}: "
+                                f"{str(err)[:200]})") from None
+    return pathlib.Path(got)
