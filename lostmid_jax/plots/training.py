@@ -13,8 +13,8 @@ Steps go on a symlog axis whose ticks are the snapshot steps.
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 
+from ..stats.intervals import mean_halfwidth
 from . import style
 from ._layout import single_axes
 
@@ -26,21 +26,13 @@ PATHWAY_LABELS = {"total": "total", "value": r"value (attention probabilities fr
                   "score": r"score (total $-$ value)"}
 
 
-def mean_ci(values) -> tuple[float, float]:
-    """(mean, half-width of its 95% CI t(0.975, S-1) SE) of the finite values; half-width NaN for one value."""
-    v = np.asarray(values, np.float64)
-    v = v[np.isfinite(v)]
-    if v.size == 0:
-        return float("nan"), float("nan")
-    if v.size == 1:
-        return float(v[0]), float("nan")
-    return float(v.mean()), float(stats.t.ppf(0.975, v.size - 1) * v.std(ddof=1) / np.sqrt(v.size))
+mean_ci = mean_halfwidth  # the old name, kept for one release
 
 
 def _by_step(frame, variant, column):
     rows = frame[frame["intervention"] == variant]
     steps = np.array(sorted(rows["step"].unique()))
-    stats_ = np.array([mean_ci(rows[rows["step"] == s][column]) for s in steps]).reshape(-1, 2)
+    stats_ = np.array([mean_halfwidth(rows[rows["step"] == s][column]) for s in steps]).reshape(-1, 2)
     return steps, stats_[:, 0], stats_[:, 1]
 
 
@@ -158,7 +150,7 @@ def accuracy_by_needle_bin(accuracy, variants, chance=None, *, ax=None):
         for k, v in enumerate(variants):
             mine = rows[rows["intervention"] == v]
             x = np.array([mine[mine["bin"] == b]["x"].iloc[0] for b in bins])
-            st = np.array([mean_ci(mine[mine["bin"] == b]["accuracy"]) for b in bins])
+            st = np.array([mean_halfwidth(mine[mine["bin"] == b]["accuracy"]) for b in bins])
             offset = 0.08 * width * (k - (len(variants) - 1) / 2)  # side by side: equal points stay visible
             _errorbars(ax, x + offset, st[:, 0], st[:, 1], k, len(variants), LABELS.get(v, v))
         if chance is not None:

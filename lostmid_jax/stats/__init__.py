@@ -2,10 +2,11 @@
 
 Shapes: S rows (seeds or replicates), L positions (1-based j, x = j / L), B bins.
 
-    profile_metrics   Spearman, Wasserstein-1, U statistics, the valley power law
+    profile_metrics   Spearman, Wasserstein-1, U statistics, the valley power law, peak-to-trough
     agreement         agreement(profiles, reference): bootstrap 95% CIs and the noise ceiling
     heldout           split_halves, heldout_score: fit on one half of the seeds, score on the other
-    intervals         mean_sem, mean_halfwidth, t_interval: means with their error over seeds
+    intervals         mean_sem, mean_halfwidth, t_interval, jackknife_interval, wilson_interval,
+                      log_interval: means with their error over seeds, proportions, positive values
 
 Importing this package (or any of its modules) loads no jax; it uses
 :mod:`lostmid_jax.theory` (pure math) only for the position convention and the

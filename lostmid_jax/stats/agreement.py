@@ -68,6 +68,7 @@ from scipy import stats
 
 from ..validation import check_int
 from . import profile_metrics as metrics
+from .intervals import jackknife_interval
 
 LEVEL = 0.95
 
@@ -269,9 +270,7 @@ def noise_ceiling(p: np.ndarray, *, splits: int = 200, seed: int = 0) -> tuple[f
     jack = _ceiling(_reliabilities(p, ~np.eye(rows, dtype=bool), splits, rng))  # leave row i out
     if not np.all(np.isfinite(jack)):
         return ceiling, (math.nan, math.nan), rel
-    se = math.sqrt((rows - 1) / rows * float(np.sum((jack - jack.mean()) ** 2)))
-    t = float(stats.t.ppf((1 + LEVEL) / 2, rows - 1))
-    return ceiling, (max(ceiling - t * se, 0.0), min(ceiling + t * se, 1.0)), rel
+    return ceiling, jackknife_interval(ceiling, jack, bounds=(0.0, 1.0), level=LEVEL), rel
 
 
 def agreement(profiles, reference, *, bins: int | None = None, n_boot: int = 2000, seed: int = 0,

@@ -20,6 +20,8 @@ theory row (which sums to 1) compare directly.
   log score on log |pos - L/2| over the positions with lo L <= |pos - L/2| <= hi L
   (default 0.05 <= |x - 1/2| <= 0.45), the last token (recency delta)
   excluded.
+- log10 peak-to-trough: log10(max_j p_j / min_j p_j) over the positive p_j.
+- Score fraction: the median over rows and j < L of ||J_score|| / ||J_total|| (0 where the total is 0).
 
 Pure numpy/scipy (the position convention and the U summary are theory's,
 :mod:`lostmid_jax.theory.middle` and :func:`lostmid_jax.theory.summarize_log_row`).
@@ -28,6 +30,7 @@ Pure numpy/scipy (the position convention and the U summary are theory's,
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 from scipy import stats
@@ -132,3 +135,43 @@ def valley_power_law(profile, *, lo: float = 0.05, hi: float = 0.45, side: str =
     ss_tot = float(np.sum((ly - ly.mean()) ** 2))
     r2 = 1.0 - float(np.sum(resid**2)) / ss_tot if ss_tot > 0 else 1.0
     return PowerLawFit(b=float(np.exp(intercept)), c=float(-slope), r2=r2, points=int(keep.sum()), lo=float(lo), hi=float(hi))
+
+
+def log10_peak_to_trough(profile) -> float:
+    """log10(max / min) of the positive entries of a profile [L] (NaN when none is positive)."""
+    p = np.asarray(profile)
+    positive = p[p > 0]
+    return float(np.log10(positive.max() / positive.min())) if positive.size else math.nan
+
+
+def log10_peak_to_trough_rows(profiles) -> np.ndarray:
+    """:func:`log10_peak_to_trough` of each row of [n, L]: [n]."""
+    positive = np.where(profiles > 0, profiles, np.nan)
+    with np.errstate(invalid="ignore"):
+        return np.log10(np.nanmax(positive, axis=1) / np.nanmin(positive, axis=1))
+
+
+PROFILE_STATISTICS = ("recency_weight", "primacy_mass", "middle_mass", "valley_x", "valley_c", "valley_r2")
+"""The statistics of :func:`profile_statistics`."""
+PROFILE_STATISTIC_BOUNDS = {"recency_weight": (0.0, 1.0), "primacy_mass": (0.0, 1.0), "middle_mass": (0.0, 1.0),
+                            "valley_x": (0.0, 1.0), "valley_c": (-math.inf, math.inf), "valley_r2": (-math.inf, 1.0)}
+"""The range of each statistic (masses and x in [0, 1]), the clip of its bootstrap interval."""
+
+
+def profile_statistics(profile, band: float = 0.1) -> dict[str, float]:
+    """The U statistics and the valley power law of a profile [L]: {name: value} over PROFILE_STATISTICS
+    (valley_c and valley_r2 NaN where the fit range holds fewer than 3 positions)."""
+    u = u_statistics(profile, band=band)
+    try:
+        fit = valley_power_law(profile)
+        c, r2 = fit.c, fit.r2
+    except ValueError:
+        c = r2 = math.nan
+    return dict(recency_weight=u.recency_weight, primacy_mass=u.primacy_mass, middle_mass=u.middle_mass,
+                valley_x=u.valley_x, valley_c=c, valley_r2=r2)
+
+
+def score_fraction_median(total, score) -> float:
+    """median over rows and j < L of score / total for norms [S, L] (0 where total is 0)."""
+    total, score = np.asarray(total), np.asarray(score)
+    return float(np.median(np.divide(score, total, out=np.zeros_like(total), where=total > 0)[:, :-1]))

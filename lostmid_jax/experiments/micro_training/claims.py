@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...plots.training import mean_ci
+from ...stats.intervals import mean_halfwidth
 from ...train import tasks
 from ...train.snapshots import middle_bins
 
@@ -23,11 +23,6 @@ SMOKE_STEPS = 10  # runs this short (or with one seed) are smoke-sized: the verd
 
 def _series(records, variant, key, step) -> dict[int, float]:
     return {r["seed"]: r[key] for r in records if r["intervention"] == variant and r["step"] == step and key in r}
-
-
-def mean_se(values) -> tuple[float, float]:
-    """(mean, half-width of the 95% CI) of the finite values (the half-width is NaN for one value)."""
-    return mean_ci(list(values))
 
 
 def _call(mean, half, what_pos, what_neg, neutral: str = "no clear change (the 95% CI includes 0)") -> str:
@@ -49,48 +44,48 @@ def _ci(m, half, sign: str = "+", spec: str = ".3f") -> str:
 
 
 def _fmt(values, sign: str = "+") -> str:
-    return _ci(*mean_se(values), sign)
+    return _ci(*mean_halfwidth(values), sign)
 
 
 def _change(records, variant, key, first, last) -> tuple[dict, dict, tuple[float, float]]:
     a, b = _series(records, variant, key, first), _series(records, variant, key, last)
-    return a, b, mean_se([b[s] - a[s] for s in b if s in a])
+    return a, b, mean_halfwidth([b[s] - a[s] for s in b if s in a])
 
 
 def _profile_lines(records, first, last) -> list[str]:
-    v0, v1, (m, se) = _change(records, "none", "total_valley", first, last)
+    v0, v1, (m, half) = _change(records, "none", "total_valley", first, last)
     lines = [f"valley depth log10(recency/middle), baseline: step {first} {_fmt(v0.values())}, step {last} "
-             f"{_fmt(v1.values())}; change {_ci(m, se)} -> "
-             + _call(m, se, "the relative valley DEEPENS", "the relative valley becomes SHALLOWER")]
+             f"{_fmt(v1.values())}; change {_ci(m, half)} -> "
+             + _call(m, half, "the relative valley DEEPENS", "the relative valley becomes SHALLOWER")]
     for path in ("value", "score"):
         a, b = _series(records, "none", f"{path}_norm", first), _series(records, "none", f"{path}_norm", last)
-        ratio = mean_se([b[s] / a[s] for s in b if s in a and a[s] > 0])
-        lines.append(f"{path} pathway norm, baseline: step {first} {_ci(*mean_se(a.values()), '', '.4g')} -> "
-                     f"step {last} {_ci(*mean_se(b.values()), '', '.4g')}; ratio {_ci(*ratio, '', '.3g')} -> "
+        ratio = mean_halfwidth([b[s] / a[s] for s in b if s in a and a[s] > 0])
+        lines.append(f"{path} pathway norm, baseline: step {first} {_ci(*mean_halfwidth(a.values()), '', '.4g')} -> "
+                     f"step {last} {_ci(*mean_halfwidth(b.values()), '', '.4g')}; ratio {_ci(*ratio, '', '.3g')} -> "
                      + _call(ratio[0] - 1, ratio[1], "GROWS", "SHRINKS", "no clear change (the 95% CI includes 1)"))
     return lines
 
 
 def _chunk_lines(records, first, last) -> list[str]:
     """Boundary spike and document-local U of the baseline (documents exist only with an LM input)."""
-    s0, s1, (md, sed) = _change(records, "none", "total_spike", first, last)
+    s0, s1, (md, halfd) = _change(records, "none", "total_spike", first, last)
     lines = []
     if any(np.isfinite(v) for v in s1.values()):
-        m1, se1 = mean_se(s1.values())
-        lines.append(f"document-boundary spike log10(n_b / neighbour median), baseline step {last}: {_ci(m1, se1)} "
-                     f"(change from step {first}: {_ci(md, sed)}) -> "
-                     + _call(m1, se1, "spikes at document boundaries", "dips at document boundaries"))
-    u0, u1, (mu, seu) = _change(records, "none", "total_doc_u", first, last)
+        m1, half1 = mean_halfwidth(s1.values())
+        lines.append(f"document-boundary spike log10(n_b / neighbour median), baseline step {last}: {_ci(m1, half1)} "
+                     f"(change from step {first}: {_ci(md, halfd)}) -> "
+                     + _call(m1, half1, "spikes at document boundaries", "dips at document boundaries"))
+    u0, u1, (mu, halfu) = _change(records, "none", "total_doc_u", first, last)
     if any(np.isfinite(v) for v in u1.values()):
-        m1, se1 = mean_se(u1.values())
+        m1, half1 = mean_halfwidth(u1.values())
         prefix = "total_doc_u_c"
         docs = sorted({k for r in records for k in r if k.startswith(prefix)}, key=lambda k: int(k[len(prefix):]))
         per = ", ".join(f"doc {int(k[len(prefix):]) + 1} {_fmt(_series(records, 'none', k, last).values())}" for k in docs)
         lines.append(f"document-local U log10(sqrt(start*end edge)/middle) per document, baseline: step {first} "
-                     f"{_fmt(u0.values())}, step {last} {_ci(m1, se1)} ({per}) -> "
-                     + _call(m1, se1, "a U INSIDE each document", "a hump inside each document")
-                     + f"; change {_ci(mu, seu)} -> "
-                     + _call(mu, seu, "the document-local U DEEPENS", "the document-local U becomes SHALLOWER"))
+                     f"{_fmt(u0.values())}, step {last} {_ci(m1, half1)} ({per}) -> "
+                     + _call(m1, half1, "a U INSIDE each document", "a hump inside each document")
+                     + f"; change {_ci(mu, halfu)} -> "
+                     + _call(mu, halfu, "the document-local U DEEPENS", "the document-local U becomes SHALLOWER"))
     return lines
 
 
@@ -101,20 +96,20 @@ def _accuracy_lines(exp, records, first, last) -> list[str]:
     lines = [f"retrieval chance level {chance:.3f} (uniform guess among the {cfg.kv_pairs} context values; "
              f"{cfg.kv_format} format, K, NV = {cfg.kv_sizes}); accuracy = mean over {bins} needle bins"]
     for variant, step in [("none", first)] + [(v, last) for v in exp.variants]:  # step 0: one model per seed
-        m, se = mean_se(_series(records, variant, "acc_mean", step).values())
+        m, half = mean_halfwidth(_series(records, variant, "acc_mean", step).values())
         by_bin = ", ".join(_fmt(_series(records, variant, f"acc_bin{b}", step).values(), "") for b in range(bins))
-        lines.append(f"{variant} accuracy step {step}: {_ci(m, se, '')} = {m / chance:.1f} x chance "
+        lines.append(f"{variant} accuracy step {step}: {_ci(m, half, '')} = {m / chance:.1f} x chance "
                      f"(by needle bin: {by_bin}) -> "
-                     + _call(m - chance, se, "ABOVE chance", "BELOW chance", "AT chance (the 95% CI includes it)"))
+                     + _call(m - chance, half, "ABOVE chance", "BELOW chance", "AT chance (the 95% CI includes it)"))
     base_acc, v1 = _series(records, "none", "acc_middle", last), _series(records, "none", "total_valley", last)
     for variant in exp.variants[1:]:
         acc, val = _series(records, variant, "acc_middle", last), _series(records, variant, "total_valley", last)
-        ma, sa = mean_se([acc[s] - base_acc[s] for s in acc if s in base_acc])
-        mv, sv = mean_se([val[s] - v1[s] for s in val if s in v1])
+        ma, half_a = mean_halfwidth([acc[s] - base_acc[s] for s in acc if s in base_acc])
+        mv, half_v = mean_halfwidth([val[s] - v1[s] for s in val if s in v1])
         lines.append(f"{variant} vs baseline (paired by seed), step {last}: middle-bin {(middle_bins(bins) + 1).tolist()} "
-                     f"accuracy {_ci(ma, sa)} -> "
-                     + _call(ma, sa, "raises middle accuracy", "lowers middle accuracy")
-                     + f"; valley {_ci(mv, sv)} -> " + _call(mv, sv, "deeper valley", "shallower valley")
+                     f"accuracy {_ci(ma, half_a)} -> "
+                     + _call(ma, half_a, "raises middle accuracy", "lowers middle accuracy")
+                     + f"; valley {_ci(mv, half_v)} -> " + _call(mv, half_v, "deeper valley", "shallower valley")
                      + _paired(records, variant, "total_doc_u", last, "document-local U"))
     return lines
 
@@ -122,8 +117,8 @@ def _accuracy_lines(exp, records, first, last) -> list[str]:
 def _paired(records, variant, key, step, label) -> str:
     """'; <label> diff [95% CI] -> call' against the baseline (paired by seed), '' when undefined."""
     a, b = _series(records, "none", key, step), _series(records, variant, key, step)
-    m, se = mean_se([b[s] - a[s] for s in b if s in a])
-    return "" if not np.isfinite(m) else f"; {label} {_ci(m, se)} -> " + _call(m, se, "deeper", "shallower")
+    m, half = mean_halfwidth([b[s] - a[s] for s in b if s in a])
+    return "" if not np.isfinite(m) else f"; {label} {_ci(m, half)} -> " + _call(m, half, "deeper", "shallower")
 
 
 def verdict(exp, records: list[dict]) -> list[str]:

@@ -38,10 +38,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats
 
 from ...stats import profile_metrics as metrics
 from ...stats.agreement import agreement, bootstrap_interval, bootstrap_weights, log_misfit
+from ...stats.intervals import jackknife_interval, sem_rows, t_interval
 from ...analysis.theory_fit import fit_constant_alpha, theory_row
 from .config import CONTENT_LENGTH
 
@@ -62,7 +62,7 @@ def _mean_sem(rows: np.ndarray, probe_se: np.ndarray | None) -> tuple[np.ndarray
     """Mean over seeds [S, L] -> [L] and its standard error (see module docstring)."""
     mean = rows.mean(axis=0)
     if rows.shape[0] >= 2:
-        return mean, rows.std(axis=0, ddof=1) / math.sqrt(rows.shape[0])
+        return mean, sem_rows(rows)
     return mean, np.zeros_like(mean) if probe_se is None else probe_se
 
 
@@ -78,11 +78,6 @@ def pathway_summary(units: list[dict], pathway: str) -> dict:
     p_mean, p_sem = _mean_sem(p, probe)
     n_mean, n_sem = _mean_sem(norms, None if probe is None else probe * sums[0])
     return dict(p=p_mean, p_sem=p_sem, norms=n_mean, norms_sem=n_sem)
-
-
-def _log10_ptt(p: np.ndarray) -> float:
-    positive = p[p > 0]
-    return float(np.log10(positive.max() / positive.min())) if positive.size else math.nan
 
 
 def summarize_variant(units: list[dict], band: float = 0.1, prior=None, *, n_boot: int = 0, seed: int = 0) -> dict:
@@ -105,14 +100,13 @@ def summarize_variant(units: list[dict], band: float = 0.1, prior=None, *, n_boo
     fit = metrics.valley_power_law(p)
     score_fraction = math.nan
     if "score" in paths:
-        total = np.stack([x["norms_total"] for x in units])
-        score = np.stack([x["norms_score"] for x in units])
-        score_fraction = float(np.median(np.divide(score, total, out=np.zeros_like(total), where=total > 0)[:, :-1]))
+        score_fraction = metrics.score_fraction_median(np.stack([x["norms_total"] for x in units]),
+                                                       np.stack([x["norms_score"] for x in units]))
     out = dict(
         paths=paths, alphas=a_l, alphas_sem=_mean_sem(alphas, None)[1], a_fit=a_fit, theory=rows,
         seeds=len(units), length=length, depth=depth, seconds=float(sum(float(x["seconds"]) for x in units)),
-        log10_peak_to_trough=u.log10_peak_to_trough, log10_peak_to_trough_body=_log10_ptt(p[:-1]),
-        theory_log10_peak_to_trough=_log10_ptt(rows["measured"]), recency_weight=u.recency_weight,
+        log10_peak_to_trough=u.log10_peak_to_trough, log10_peak_to_trough_body=metrics.log10_peak_to_trough(p[:-1]),
+        theory_log10_peak_to_trough=metrics.log10_peak_to_trough(rows["measured"]), recency_weight=u.recency_weight,
         primacy_mass=u.primacy_mass, middle_mass=u.middle_mass, valley_x=u.valley_x,
         valley_c=fit.c, valley_r2=fit.r2, score_fraction_median=score_fraction,
         heat=next(((x["heat_layers"], x["heat_probs"]) for x in units if "heat_probs" in x), None),
@@ -132,39 +126,9 @@ def bin_choices(length: int) -> tuple[int, ...]:
 
 
 BINS = (64, 16)
-_BOUNDS = {"valley_r2": (-math.inf, 1.0), "valley_c": (-math.inf, math.inf)}  # the others are masses or x: [0, 1]
 LOOP_BOOT = 200  # bootstrap replicates of the statistics computed one replicate at a time
 # Statistics of the mean profile p [L] bootstrapped one replicate at a time (LOOP_BOOT replicates).
-_LOOP_STATS = ("recency_weight", "primacy_mass", "middle_mass", "valley_x", "valley_c", "valley_r2")
-
-
-def _log10_ptt_rows(means: np.ndarray) -> np.ndarray:
-    """log10(max / min) of the positive entries of each row [n, L] (what _log10_ptt gives per row)."""
-    positive = np.where(means > 0, means, np.nan)
-    with np.errstate(invalid="ignore"):
-        return np.log10(np.nanmax(positive, axis=1) / np.nanmin(positive, axis=1))
-
-
-def _profile_stats(p: np.ndarray, band: float) -> dict[str, float]:
-    u = metrics.u_statistics(p, band=band)
-    try:
-        fit = metrics.valley_power_law(p)
-        c, r2 = fit.c, fit.r2
-    except ValueError:
-        c = r2 = math.nan
-    return dict(recency_weight=u.recency_weight, primacy_mass=u.primacy_mass, middle_mass=u.middle_mass,
-                valley_x=u.valley_x, valley_c=c, valley_r2=r2)
-
-
-def _t_interval(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """95% t interval over seeds (axis 0) of the mean; NaN with one seed."""
-    rows = values.shape[0]
-    mean = values.mean(axis=0)
-    if rows < 2:
-        nan = np.full_like(mean, np.nan)
-        return nan, nan
-    half = stats.t.ppf(0.975, rows - 1) * values.std(axis=0, ddof=1) / math.sqrt(rows)
-    return mean - half, mean + half
+_LOOP_STATS = metrics.PROFILE_STATISTICS
 
 
 def intervals(units: list[dict], summary: dict, prior, *, band: float = 0.1, n_boot: int = 2000,
@@ -198,24 +162,24 @@ def intervals(units: list[dict], summary: dict, prior, *, band: float = 0.1, n_b
         ci[f"spearman_{kind}"], ci[f"wasserstein_{kind}"] = total.spearman_ci, total.wasserstein_ci
     if ("value", "measured", length) in agreements:
         ci["value_spearman_measured"] = agreements[("value", "measured", length)].spearman_ci
-    a_lo, a_hi = _t_interval(alphas)
+    a_lo, a_hi = t_interval(alphas)
     if rows >= 2:
         p_rows = norms["total"] / norms["total"].sum(axis=1, keepdims=True)
         weights = bootstrap_weights(rows, n_boot, seed)
         means = weights @ p_rows  # [n_boot, L]
-        for name, stat in (("log10_peak_to_trough", _log10_ptt_rows), ("log10_peak_to_trough_body",
-                                                                       lambda m: _log10_ptt_rows(m[:, :-1]))):
+        for name, stat in (("log10_peak_to_trough", metrics.log10_peak_to_trough_rows),
+                           ("log10_peak_to_trough_body", lambda m: metrics.log10_peak_to_trough_rows(m[:, :-1]))):
             ci[name] = bootstrap_interval(summary[name], stat(means), rows, bounds=(0.0, math.inf))
         few = weights[:LOOP_BOOT]  # statistics computed one replicate at a time
-        point = _profile_stats(summary["paths"]["total"]["p"], band)
-        reps = [_profile_stats(w @ p_rows, band) for w in few]
+        point = metrics.profile_statistics(summary["paths"]["total"]["p"], band)
+        reps = [metrics.profile_statistics(w @ p_rows, band) for w in few]
         for name in _LOOP_STATS:
-            bounds = _BOUNDS.get(name, (0.0, 1.0))
+            bounds = metrics.PROFILE_STATISTIC_BOUNDS[name]
             ci[name] = bootstrap_interval(point[name], [r[name] for r in reps], rows, bounds=bounds)
-        theory_reps = [_log10_ptt(theory_row(length, w @ alphas, prior=prior)) for w in few]
+        theory_reps = [metrics.log10_peak_to_trough(theory_row(length, w @ alphas, prior=prior)) for w in few]
         ci["theory_log10_peak_to_trough"] = bootstrap_interval(summary["theory_log10_peak_to_trough"], theory_reps,
                                                                rows, bounds=(0.0, math.inf))
-        lo, hi = _t_interval(alphas.mean(axis=1))
+        lo, hi = t_interval(alphas.mean(axis=1))
         ci["a_mean"] = (float(lo), float(hi))
         ci["a_fit"] = _jackknife_a_fit(p_rows, depth, summary["a_fit"], prior)
         if "score" in norms:
@@ -226,24 +190,16 @@ def intervals(units: list[dict], summary: dict, prior, *, band: float = 0.1, n_b
 
 def _jackknife_a_fit(p_rows: np.ndarray, depth: int, a_fit: float, prior) -> tuple[float, float]:
     """a_fit +- t(0.975, S-1) SE_jack, one refit per left-out seed, clipped to [0, 1]."""
-    rows = p_rows.shape[0]
-    fits = np.array([fit_constant_alpha(np.delete(p_rows, i, axis=0).mean(0), depth, prior=prior)
-                     for i in range(rows)])
-    se = math.sqrt((rows - 1) / rows * float(np.sum((fits - fits.mean()) ** 2)))
-    half = float(stats.t.ppf(0.975, rows - 1)) * se
-    return max(a_fit - half, 0.0), min(a_fit + half, 1.0)
-
-
-def _score_fraction(norms: dict, index) -> float:
-    total, score = norms["total"][index], norms["score"][index]
-    ratio = np.divide(score, total, out=np.zeros_like(total), where=total > 0)[:, :-1]
-    return float(np.median(ratio))
+    fits = [fit_constant_alpha(np.delete(p_rows, i, axis=0).mean(0), depth, prior=prior)
+            for i in range(p_rows.shape[0])]
+    return jackknife_interval(a_fit, fits, bounds=(0.0, 1.0))
 
 
 def _score_fraction_ci(norms: dict, point: float, n_boot: int, seed: int) -> tuple[float, float]:
     rows = norms["total"].shape[0]
     rng = np.random.default_rng(seed)
-    reps = [_score_fraction(norms, rng.integers(0, rows, rows)) for _ in range(n_boot)]
+    reps = [metrics.score_fraction_median(norms["total"][i], norms["score"][i])
+            for i in (rng.integers(0, rows, rows) for _ in range(n_boot))]
     return bootstrap_interval(point, reps, rows, bounds=(0.0, math.inf))
 
 

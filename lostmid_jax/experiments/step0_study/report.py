@@ -20,6 +20,7 @@ import numpy as np
 
 from ...stats import profile_metrics as metrics
 from ...stats.agreement import agreement, bin_matrix, noise_ceiling, row_bootstrap_ci
+from ...stats.intervals import sem_rows
 from ...stats.heldout import fit_rows, heldout_score, split_halves
 from ...analysis.theory_variants import DESCRIPTIONS, VARIANTS, ZERO_PARAMETER, variant_row
 
@@ -165,7 +166,7 @@ def preset_tables(cfg, preset: str, units: list[dict]) -> dict[str, list[dict]]:
                                    "ceiling_lo": lo, "ceiling_hi": hi, "reliability": rel,
                                    "seeds_for_target": _finite(_seeds_for(rel, n))})
     held = profiles[score_idx] / profiles[score_idx].sum(axis=1, keepdims=True)
-    mean, sem = held.mean(axis=0), held.std(axis=0, ddof=1) / math.sqrt(held.shape[0])
+    mean, sem = held.mean(axis=0), sem_rows(held)
     x = metrics.positions(length)
     for j in range(length):
         out["profiles"].append({"preset": preset, "j": j + 1, "x": float(x[j]), "p_mean": mean[j], "p_sem": sem[j],
@@ -188,7 +189,7 @@ def layer_rows(label: str, width: int, units: list[dict]) -> list[dict]:
     """layers.csv rows: per-layer means and SEMs over seeds."""
     def ms(key):
         v = _stack(units, key)
-        return v.mean(axis=0), v.std(axis=0, ddof=1) / math.sqrt(v.shape[0]) if v.shape[0] > 1 else np.full(v.shape[1], np.nan)
+        return v.mean(axis=0), sem_rows(v)
 
     (a, a_se), (g2, g2_se), (kl, kl_se), (sp, sp_se) = ms("alphas"), ms("gains_sq"), ms("kl"), ms("spread")
     mx = _stack(units, "max_ratio").mean(axis=0)
