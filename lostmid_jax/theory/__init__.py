@@ -91,6 +91,8 @@ _EXPORTS = {
     "elementary_symmetric": ".variants",
     "jacobian_alphas": ".variants",
     "key_gain_row": ".variants",
+    "positionwise_row": ".variants",
+    "positionwise_sq_norms": ".variants",
     "power_rows": ".variants",
     "random_matrix_row": ".variants",
 }
@@ -145,6 +147,8 @@ __all__ = [
     "mixing_matrix",
     "parse_prior",
     "positions",
+    "positionwise_row",
+    "positionwise_sq_norms",
     "power_law_schedule",
     "power_rows",
     "prior_spec",

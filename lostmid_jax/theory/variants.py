@@ -26,6 +26,18 @@ N_l = (1 - a_l) I + a_l A. Measured branch gains g_l^2 = ||G_l||_F^2 / D give:
                       summed over all 2^H subsets when 2^H L <= 2^22, else estimated from
                       ``samples`` subsets drawn with P(l in S) = g_l^2 / (1 + g_l^2): the mean of
                       (v_S)_j^2 over the draws times prod_l (1 + g_l^2) is unbiased for the sum.
+    positionwise_row  position-wise Jacobians too: J_l = D_l (I + A (x) G_l), D_l block-diagonal
+                      over positions with blocks I + K_{l,i} (the MLP and its norm at position i),
+                      K_{l,i} independent, zero mean, E K^T K = k_{l,i}^2 I. With
+                      T_l[i, i'] = E tr(J_l[i, j]^T J_l[i', j]) / D (J_l the product of blocks 1..l)
+
+                          T_l = (1 1^T + diag(k_l^2)) o (T_{l-1} + g_l^2 A T_{l-1} A^T),  T_0 = e_j e_j^T,
+
+                      exactly (paths through different positions i != i' keep only the identity
+                      of D_l; coinciding ones gain 1 + k_{l,i}^2), and E ||J_{L,j}||_F^2 / D = T_H[L, L].
+                      Every j at once from the adjoint S_H = e_L e_L^T,
+                      S_{l-1} = C_l o S_l + g_l^2 A^T (C_l o S_l) A (C_l = 1 1^T + diag(k_l^2)),
+                      E ||J_{L,j}||_F^2 / D = S_0[j, j]: O(H L^2) with the row operator.
 
 All rows are returned unnormalized (every comparison normalizes). The powers
 (A^k)[L, :] come from the structured row operator r -> r A (O(L) per power,
@@ -39,7 +51,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..resources import check_budget
 from ..validation import check_int
+from . import _costs
 from ._arith import FloatOps
 from .prior_ops import row_operator
 from .priors import Causal, check_prior
@@ -131,11 +145,75 @@ def key_gain_row(gains_key, *, prior=Causal(), samples: int = 4096, seed: int = 
     return np.sqrt(total / samples * np.prod(1.0 + mean))
 
 
+def _layer_gains(name: str, values, depth: int | None, length: int | None) -> np.ndarray:
+    """[H] or [H, L] finite values >= 0 as [H, L] (a [H] array repeated over positions)."""
+    g = np.asarray(values, np.float64)
+    if g.ndim not in (1, 2) or g.size == 0 or not np.all(np.isfinite(g)) or np.any(g < 0):
+        raise ValueError(f"{name} must be a finite [H] or [H, L] array >= 0 with H >= 1, got shape {g.shape}")
+    if depth is not None and g.shape[0] != depth:
+        raise ValueError(f"{name} must have H = {depth} rows (one per layer), got shape {g.shape}")
+    if length is not None and g.ndim == 2 and g.shape[1] != length:
+        raise ValueError(f"{name} must have L = {length} columns (one per position), got shape {g.shape}")
+    return g if g.ndim == 2 else np.repeat(g[:, None], 1 if length is None else length, axis=1)
+
+
+def positionwise_sq_norms(length: int, gains_sq, mlp_gains_sq, *, prior=Causal()) -> np.ndarray:
+    """E ||J_{L,j}||_F^2 / D for J = prod_l D_l (I + A (x) G_l): [L], every j from one adjoint recursion.
+
+    The model and the recursion are in the module docstring: S_H = e_L e_L^T, then for l = H..1
+    S <- C_l o S + A_l^T (C_l o S) A_l with C_l = 1 1^T + diag(k_l^2) and A_l = A diag(g_l)
+    (g_l(j) the branch gain at key j, the same for every key when ``gains_sq`` is [H]); the
+    result is diag(S_0). O(H L^2) time and O(L^2) memory: A enters only through the structured
+    row operator r -> r A (2 L applications per layer). With k = 0 it is the square of
+    :func:`random_matrix_row` ([H] gains) or :func:`key_gain_row` ([H, L] gains).
+
+    Args:
+      length: L >= 1.
+      gains_sq: [H] branch gains g_l^2 = E ||G_l||_F^2 / D, or [H, L] per key g_l^2(j).
+      mlp_gains_sq: [H] or [H, L] position-wise gains k_{l,i}^2 = E ||K_{l,i}||_F^2 / D (the
+        MLP-and-norm Jacobian I + K_{l,i} at layer l and position i); [H] means the same at every i.
+      prior: the Step-0 attention matrix A (validated for L; a Content prior with one operator per
+        layer needs H of them).
+
+    Raises:
+      ValueError: naming ``length``, ``gains_sq``, ``mlp_gains_sq`` or ``prior``.
+    """
+    length = check_int("length", length, 1)
+    g2 = _layer_gains("gains_sq", gains_sq, None, length)
+    depth = g2.shape[0]
+    k2 = _layer_gains("mlp_gains_sq", mlp_gains_sq, depth, length)
+    prior = check_prior(prior, length)
+    mult, calls, _, _ = _costs._prior_terms(prior, length)
+    check_budget(f"length={length}, depth={depth} (positionwise, O(depth length^2))",
+                 nbytes=4.0 * _costs.FLOAT_BYTES * float(length) ** 2,
+                 operations=depth * 2.0 * length * (_costs.CALL_NS * (1 + calls) + length * mult * 20.0))
+    ops = FloatOps()
+    op = row_operator(prior, length, ops)
+    operators = list(op) if isinstance(op, (list, tuple)) else [op] * depth
+    if len(operators) != depth:
+        raise ValueError(f"prior has {len(operators)} per-layer operators, gains_sq has H = {depth} layers")
+    s = np.zeros((length, length))
+    s[-1, -1] = 1.0
+    diag = np.arange(length)
+    for l in reversed(range(depth)):  # layer H meets e_L first
+        s[diag, diag] *= 1.0 + k2[l]  # C_l o S
+        g = np.sqrt(g2[l])
+        x = np.stack([operators[l](r) for r in s])  # S A
+        sandwich = np.stack([operators[l](c) for c in x.T]).T  # (X^T A)^T = A^T S A (S symmetric)
+        s = s + sandwich * g[:, None] * g[None, :]
+    return np.array(s[diag, diag])
+
+
+def positionwise_row(length: int, gains_sq, mlp_gains_sq, *, prior=Causal()) -> np.ndarray:
+    """sqrt(E ||J_{L,j}||_F^2 / D) with position-wise Jacobians: [L] (:func:`positionwise_sq_norms`, same arguments)."""
+    return np.sqrt(positionwise_sq_norms(length, gains_sq, mlp_gains_sq, prior=prior))
+
+
 def jacobian_alphas(gains_sq) -> np.ndarray:
     """a_l = g_l / (1 + g_l) with g_l = sqrt(g_l^2): [H] in [0, 1)."""
     g = np.sqrt(_gains("gains_sq", gains_sq))
     return g / (1.0 + g)
 
 
-__all__ = ["EXACT_LIMIT", "elementary_symmetric", "jacobian_alphas", "key_gain_row", "power_rows",
-           "random_matrix_row"]
+__all__ = ["EXACT_LIMIT", "elementary_symmetric", "jacobian_alphas", "key_gain_row", "positionwise_row",
+           "positionwise_sq_norms", "power_rows", "random_matrix_row"]

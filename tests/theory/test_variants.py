@@ -88,3 +88,116 @@ def test_zero_gains_give_the_identity_row():
 def test_bad_gains_raise(bad):
     with pytest.raises(ValueError, match="gains_sq"):
         tv.random_matrix_row(5, bad)
+
+
+# Position-wise Jacobians: J = prod_l D_l (I + A (x) G_l), D_l = blockdiag(I + K_{l,i}).
+
+def _forward_sq_norms(a, g2, k2):
+    """The issue's forward recursion per source j with dense A: T_l = (1 1^T + diag(k_l^2)) o (T + A_l T A_l^T)."""
+    length = a.shape[0]
+    out = np.zeros(length)
+    for j in range(length):
+        t = np.zeros((length, length))
+        t[j, j] = 1.0
+        for l in range(g2.shape[0]):
+            al = a * np.sqrt(g2[l])[None, :]
+            t = (np.ones((length, length)) + np.diag(k2[l])) * (t + al @ t @ al.T)
+        out[j] = t[-1, -1]
+    return out
+
+
+def _monte_carlo(a, g2, k2, width, draws, seed, batch=2000):
+    """Mean and standard error of ||J_{L,j}||_F^2 / D over draws of G_l, K_{l,i} ~ N(0, (g^2 or k^2) / D).
+
+    Each layer's explicit (L D) x (L D) Jacobian D_l (I + A diag(g_l) (x) G_l) is built and the block row
+    e_L of the product J_H ... J_1 is multiplied out: [B, D, L D] -> ||block j||_F^2 / D.
+    """
+    length, depth = a.shape[0], g2.shape[0]
+    rng = np.random.default_rng(seed)
+    eye, small = np.eye(length * width), np.eye(width)
+    samples = []
+    for start in range(0, draws, batch):
+        b = min(batch, draws - start)
+        rows = np.repeat(eye[None, (length - 1) * width:], b, axis=0)
+        for l in reversed(range(depth)):  # e_L J_H first
+            g = rng.normal(0.0, 1.0 / np.sqrt(width), (b, width, width))
+            k = rng.normal(0.0, 1.0, (b, length, width, width)) * np.sqrt(k2[l] / width)[None, :, None, None]
+            branch = np.einsum("im,bxy->bixmy", a * np.sqrt(g2[l])[None, :], g).reshape(b, *eye.shape)
+            dl = np.zeros((b, length, width, length, width))
+            for i in range(length):
+                dl[:, i, :, i, :] = small + k[:, i]
+            rows = rows @ (dl.reshape(b, *eye.shape) @ (eye + branch))
+        samples.append((rows.reshape(b, width, length, width) ** 2).sum(axis=(1, 3)) / width)
+    x = np.concatenate(samples)
+    return x.mean(axis=0), x.std(axis=0, ddof=1) / np.sqrt(draws)
+
+
+_LENGTH, _DEPTH = 6, 3
+_RNG = np.random.default_rng(5)
+_CASES = {  # name: (prior, g^2 [H] or [H, L], k^2 [H] or [H, L], width)
+    "constant k": (theory.Causal(), np.array([0.8, 0.3, 1.5]), np.array([0.6, 1.0, 0.4]), 6),
+    "k varying with i": (theory.Causal(), np.array([0.8, 0.3, 1.5]), _RNG.uniform(0.1, 2.0, (3, 6)), 4),
+    "per-key g, window": (theory.SlidingWindow(3), _RNG.uniform(0.2, 1.5, (3, 6)), _RNG.uniform(0.1, 2.0, (3, 6)), 5),
+}
+
+
+@pytest.mark.parametrize("case", list(_CASES))
+def test_positionwise_row_matches_a_monte_carlo_of_explicit_block_jacobians(case):
+    """max |z| < 4 for the position-wise formula; the old random-matrix row, at its best scale, fails (|z| > 4)."""
+    prior, g2, k2, width = _CASES[case]
+    a = np.asarray(theory.attention_matrix(prior, _LENGTH), np.float64)
+    g2f, k2f = (np.broadcast_to(v.reshape(_DEPTH, -1), (_DEPTH, _LENGTH)) for v in (g2, k2))
+    mean, se = _monte_carlo(a, g2f, k2f, width, draws=8000, seed=11)
+    pred = tv.positionwise_sq_norms(_LENGTH, g2, k2, prior=prior)
+    z = (mean - pred) / se
+    assert np.max(np.abs(z)) < 4, z
+    np.testing.assert_allclose(np.sqrt(pred), tv.positionwise_row(_LENGTH, g2, k2, prior=prior), rtol=1e-15)
+    old = tv.positionwise_sq_norms(_LENGTH, g2, np.zeros(_DEPTH), prior=prior)  # random_matrix(_keys), k ignored
+    z_old = (mean - old * mean.sum() / old.sum()) / se  # even rescaled to the Monte-Carlo total
+    assert np.max(np.abs(z_old)) > 4, z_old
+
+
+@pytest.mark.parametrize("prior", [theory.Causal(), theory.PrefixLM(2), theory.Chunks((3, 4))])
+def test_positionwise_adjoint_equals_the_forward_recursion_per_source(prior):
+    rng = np.random.default_rng(3)
+    g2, k2 = rng.uniform(0.1, 2.0, (4, 7)), rng.uniform(0.0, 3.0, (4, 7))
+    a = np.asarray(theory.attention_matrix(prior, 7), np.float64)
+    np.testing.assert_allclose(tv.positionwise_sq_norms(7, g2, k2, prior=prior), _forward_sq_norms(a, g2, k2),
+                               rtol=1e-12)
+
+
+def test_positionwise_without_position_gains_is_the_random_matrix_row():
+    rng = np.random.default_rng(4)
+    g2, gk = rng.uniform(0.1, 2.0, 5), rng.uniform(0.1, 2.0, (5, 9))
+    np.testing.assert_allclose(tv.positionwise_row(9, g2, np.zeros(5)), tv.random_matrix_row(9, g2), rtol=1e-13)
+    np.testing.assert_allclose(tv.positionwise_row(9, gk, np.zeros((5, 9))), tv.key_gain_row(gk), rtol=1e-13)
+    np.testing.assert_allclose(theory.positionwise_row(9, g2, np.zeros(5), prior=theory.SlidingWindow(4)),
+                               tv.random_matrix_row(9, g2, prior=theory.SlidingWindow(4)), rtol=1e-13)
+
+
+def test_constant_position_gain_does_not_simply_rescale():
+    """k constant over i is not a common factor: coinciding paths gain 1 + k^2, the others do not."""
+    g2 = np.full(3, 0.5)
+    ratio = tv.positionwise_sq_norms(8, g2, np.full(3, 1.0)) / tv.positionwise_sq_norms(8, g2, np.zeros(3))
+    assert ratio[-1] == pytest.approx(8.0)  # causal: source L reaches only position L, every path coincides: (1+k^2)^H
+    assert np.ptp(ratio) > 1.0
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"length": 0}, "length"),
+    ({"gains_sq": np.array([0.1, -1.0])}, "gains_sq"),
+    ({"gains_sq": np.zeros((2, 4))}, "gains_sq"),
+    ({"mlp_gains_sq": np.zeros(3)}, "mlp_gains_sq"),
+    ({"mlp_gains_sq": np.array([np.nan, 0.0])}, "mlp_gains_sq"),
+    ({"mlp_gains_sq": np.zeros((2, 6))}, "mlp_gains_sq"),
+    ({"prior": "causal"}, "prior"),
+])
+def test_positionwise_bad_arguments_raise(kwargs, name):
+    args = {"length": 5, "gains_sq": np.array([0.5, 0.2]), "mlp_gains_sq": np.array([0.1, 0.3])} | kwargs
+    with pytest.raises(ValueError, match=name):
+        tv.positionwise_row(args.pop("length"), args.pop("gains_sq"), args.pop("mlp_gains_sq"), **args)
+
+
+def test_positionwise_refuses_what_is_over_the_limits():
+    with pytest.raises(ValueError, match="max_memory_gb|max_operations"):
+        tv.positionwise_row(10**6, np.ones(2), np.ones(2))
