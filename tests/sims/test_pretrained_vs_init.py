@@ -12,7 +12,8 @@ from lostmid_jax import cli
 from lostmid_jax.analysis import influence_profile
 from lostmid_jax.experiments import pretrained_vs_init as compare
 from lostmid_jax.experiments import script
-from lostmid_jax.nn import hf_config, load_hf
+from lostmid_jax.nn import load_hf
+from lostmid_jax.nn.hf import families
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -152,8 +153,8 @@ _DEFAULT_FAMILIES = ("qwen2", "bloom")  # RoPE + GQA and ALiBi by default (GPT-2
 def test_every_family_load_hf_reads(family, tmp_path):
     torch = pytest.importorskip("torch")
     transformers = pytest.importorskip("transformers")
-    if family not in hf_config.FAMILIES:
-        pytest.skip(f"load_hf does not read {family} yet (FAMILIES = {hf_config.FAMILIES})")
+    if family not in families.FAMILIES:
+        pytest.skip(f"load_hf does not read {family} yet (FAMILIES = {families.FAMILIES})")
     config_cls, model_cls, kwargs = _FAMILY_CONFIGS[family]
     torch.manual_seed(0)
     model = getattr(transformers, model_cls)(getattr(transformers, config_cls)(**kwargs)).eval()

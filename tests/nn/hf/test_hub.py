@@ -1,4 +1,4 @@
-"""nn.hub.resolve_checkpoint and load_hf on hub ids, offline-first.
+"""nn.hf.hub.resolve_checkpoint and load_hf on hub ids, offline-first.
 
 The Hugging Face cache is laid out by huggingface_hub itself: its own
 ``hf_hub_download`` / ``snapshot_download`` fetch a tiny checkpoint (written
@@ -19,7 +19,7 @@ import pytest
 huggingface_hub = pytest.importorskip("huggingface_hub")
 
 from lostmid_jax.nn import DecoderConfig, Decoder, load_hf, save_hf  # noqa: E402
-from lostmid_jax.nn.hub import resolve_checkpoint  # noqa: E402
+from lostmid_jax.nn.hf.hub import resolve_checkpoint  # noqa: E402
 
 REPO, COMMIT = "tester/tiny-gpt2", "0123456789abcdef0123456789abcdef01234567"
 

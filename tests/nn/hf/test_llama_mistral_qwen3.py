@@ -14,8 +14,8 @@ transformers = pytest.importorskip("transformers")
 
 from lostmid_jax.analysis import influence_profile  # noqa: E402
 from lostmid_jax.nn import Decoder, RopeScaling, load_hf, param_count, preset, rope, save_hf  # noqa: E402
-from lostmid_jax.nn.hf import read_tensors  # noqa: E402
-from lostmid_jax.nn.hf_config import config_from_hf  # noqa: E402
+from lostmid_jax.nn.hf.files import read_tensors  # noqa: E402
+from lostmid_jax.nn.hf.families import config_from_hf  # noqa: E402
 from lostmid_jax.nn.positions import rope_inv_freq  # noqa: E402
 
 from hf_helpers import base_model  # noqa: E402
@@ -334,7 +334,7 @@ def test_export_choice_and_refusals(tmp_path):
     and q/k norms with a window match no family, and save_hf refuses them naming the field."""
     from flax import nnx
 
-    from lostmid_jax.nn.hf_config import family_of
+    from lostmid_jax.nn.hf.families import family_of
 
     cfg = config_from_hf(_raw("mistral", sliding_window=None))[1]
     assert family_of(cfg) == "llama"

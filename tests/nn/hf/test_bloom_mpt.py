@@ -16,8 +16,8 @@ from flax import nnx  # noqa: E402
 
 from lostmid_jax.analysis import influence_profile  # noqa: E402
 from lostmid_jax.nn import Decoder, load_hf, param_count, preset, save_hf  # noqa: E402
-from lostmid_jax.nn.hf import read_tensors  # noqa: E402
-from lostmid_jax.nn.hf_config import config_from_hf  # noqa: E402
+from lostmid_jax.nn.hf.files import read_tensors  # noqa: E402
+from lostmid_jax.nn.hf.families import config_from_hf  # noqa: E402
 
 from hf_helpers import base_model  # noqa: E402
 
@@ -237,7 +237,7 @@ def test_mpt_expansion_ratio_other_than_4_is_refused():
     checkpoint it writes with ratio 2 carries [4D, D] tensors: reading ratio 2 would contradict them."""
     import dataclasses
 
-    from lostmid_jax.nn.hf_config import config_to_hf
+    from lostmid_jax.nn.hf.families import config_to_hf
 
     with pytest.raises(ValueError, match="expansion_ratio=2"):
         config_from_hf(dict(_raw("mpt"), expansion_ratio=2))

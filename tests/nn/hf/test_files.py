@@ -1,4 +1,5 @@
-"""Damaged Hugging Face checkpoints give an error naming the file and what is wrong, never a traceback from inside."""
+"""Damaged Hugging Face checkpoints (nn/hf/files.py) give an error naming the file and what is wrong, never a
+traceback from inside."""
 
 import json
 import shutil

@@ -1,4 +1,5 @@
-"""Tiny random Hugging Face GPT-2 / Qwen2 checkpoints saved with transformers (no network)."""
+"""Tiny random Hugging Face GPT-2 / Qwen2 checkpoints saved with transformers (no network); the shared
+helpers of tests/nn/hf."""
 
 import pathlib
 
