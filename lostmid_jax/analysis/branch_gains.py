@@ -29,6 +29,13 @@ The value pathway of the branch is used (attention probabilities held fixed,
 out: its term at j = i (the query's own derivative, a key-value covariance
 over the i visible keys) does not shrink like 1/i, and the weights i and i^2
 above would inflate it, most at the last keys, where few queries see a key.
+
+Position-wise part (:func:`mlp_gains`): the block then adds MLP(norm2(h'))
+to h' = h + Attn(norm1(h)), a map that acts on each position alone, with
+Jacobian I + K_{l,i} at position i. One reverse pass with c ~ N(0, I) [L, D]
+gives every position at once, E ||(c^T d MLP / d h')_i||^2 = ||K_{l,i}||_F^2,
+so k_{l,i}^2 = ||K_{l,i}||_F^2 / D is that over D, on the layer's own h'
+(``theory.variants.positionwise_row`` takes these gains).
 """
 
 from __future__ import annotations
@@ -56,13 +63,15 @@ def _check_model(model):
     return cfg
 
 
-@functools.partial(jax.jit, static_argnames=("graphdef", "probes", "per_key"))
-def _sq_norms(graphdef, params, h, positions, key, *, probes: int, per_key: bool = False):
-    """(h after the last block [1, L, D], [H, K] ||c_k^T d out^l / d h^l||^2 / (D L) for each layer l;
-    with ``per_key`` [H, K, L] ||(c_k^T d out^l / d h^l)_j||^2 / (D (L - j + 1)), rows of c scaled by i)."""
+@functools.partial(jax.jit, static_argnames=("graphdef", "probes", "part"))
+def _sq_norms(graphdef, params, h, positions, key, *, probes: int, part: str = "attn"):
+    """(h after the last block [1, L, D], per-probe estimates) for each layer l:
+    part "attn": [H, K] ||c_k^T d out^l / d h^l||^2 / (D L);
+    "key": [H, K, L] ||(c_k^T d out^l / d h^l)_j||^2 / (D (L - j + 1)), rows of c scaled by i;
+    "mlp": [H, K, L] ||(c_k^T d MLP / d h')_i||^2 / D at the mid-block stream h'."""
     length, width = h.shape[1], h.shape[2]
     i = jnp.arange(1, length + 1, dtype=jnp.float32)
-    scale = (i if per_key else jnp.sqrt(i))[None, :, None]
+    scale = {"attn": jnp.sqrt(i), "key": i, "mlp": jnp.ones_like(i)}[part][None, :, None]
 
     def body(carry, layer):
         layer_params, k = layer
@@ -72,12 +81,15 @@ def _sq_norms(graphdef, params, h, positions, key, *, probes: int, per_key: bool
             return block.attn(block.norm1(hh), positions=positions, freeze_probs=True, need_probs=False,
                               execution=_EXECUTION)[0]
 
-        out, vjp = jax.vjp(branch, carry)
+        if part == "mlp":  # the position-wise part on h' = h + Attn(norm1(h))
+            out, vjp = jax.vjp(lambda hh: block.mlp(block.norm2(hh)), carry + branch(carry))
+        else:
+            out, vjp = jax.vjp(branch, carry)
         z = jax.random.normal(k, (probes, *out.shape), jnp.float32) * scale
 
         def one(c):
             g = vjp(c.astype(out.dtype))[0].astype(jnp.float32)[0]  # [L, D]
-            return jnp.sum(g * g, axis=-1) if per_key else jnp.sum(g * g)
+            return jnp.sum(g * g) if part == "attn" else jnp.sum(g * g, axis=-1)
 
         s = jax.lax.map(one, z)
         nxt = block(carry, mix=None, positions=positions, execution=_EXECUTION)[0]
@@ -85,12 +97,11 @@ def _sq_norms(graphdef, params, h, positions, key, *, probes: int, per_key: bool
 
     depth = jax.tree.leaves(params)[0].shape[0]
     h_out, s = jax.lax.scan(body, h, (params, jax.random.split(key, depth)))
-    if per_key:
-        return h_out, s / (width * (length - jnp.arange(length)))
-    return h_out, s / (width * length)
+    norm = {"attn": width * length, "key": width * (length - jnp.arange(length)), "mlp": width}[part]
+    return h_out, s / norm
 
 
-def _run(model, x, probes: int, key, per_key: bool = False):
+def _run(model, x, probes: int, key, part: str = "attn"):
     """(h after the last block [1, L, D], [H, K] per-probe estimates): the layer walk (also used by the tests)."""
     cfg = _check_model(model)
     probes = check_int("probes", probes, 1)
@@ -104,7 +115,7 @@ def _run(model, x, probes: int, key, per_key: bool = False):
         h = h + model.wpe[...][:length].astype(h.dtype)
     positions = jnp.arange(length, dtype=jnp.int32)[None]
     graphdef, params = nnx.split(model.blocks)
-    return _sq_norms(graphdef, params, h, positions, key, probes=probes, per_key=per_key)
+    return _sq_norms(graphdef, params, h, positions, key, probes=probes, part=part)
 
 
 def branch_gains(model, x, *, probes: int = 4, key=0) -> np.ndarray:
@@ -128,7 +139,21 @@ def key_gains(model, x, *, probes: int = 4, key=0) -> np.ndarray:
     Same arguments and errors as :func:`branch_gains`. The last keys are seen by few queries, so
     their estimates are the noisiest (key L: one query).
     """
-    return np.asarray(_run(model, x, probes, key, per_key=True)[1], np.float64).mean(axis=1)
+    return np.asarray(_run(model, x, probes, key, part="key")[1], np.float64).mean(axis=1)
 
 
-__all__ = ["branch_gains", "key_gains"]
+def mlp_gains(model, x, *, probes: int = 4, key=0) -> np.ndarray:
+    """k_{l,i}^2 = ||K_{l,i}||_F^2 / D of every layer and position (module docstring): [H, L] float64 >= 0.
+
+    Same arguments and errors as :func:`branch_gains`; the position-wise part is MLP(norm2(.)) on the
+    mid-block stream, so a model without MLPs (``mlp="none"``) has k = 0 everywhere.
+    """
+    cfg = _check_model(model)
+    if cfg.mlp == "none":
+        length = _validate.check_input(x, cfg.width, finite=True).shape[0]
+        probes = check_int("probes", probes, 1)
+        return np.zeros((cfg.depth, length))
+    return np.asarray(_run(model, x, probes, key, part="mlp")[1], np.float64).mean(axis=1)
+
+
+__all__ = ["branch_gains", "key_gains", "mlp_gains"]

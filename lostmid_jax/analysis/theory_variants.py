@@ -1,4 +1,4 @@
-"""Five theory rows for a measured Step-0 profile, from a fitted constant to zero-parameter predictions.
+"""Six theory rows for a measured Step-0 profile, from a fitted constant to zero-parameter predictions.
 
 Shapes: L positions (1-based j, x = j/L), H depth.
 
@@ -13,7 +13,14 @@ The variants differ in where the mixture's a_l (or the branch gains) come from:
     random_matrix_keys
                     the same with a gain per layer and key (analysis.branch_gains.key_gains;
                     theory.variants.key_gain_row)
+    random_matrix_positionwise
+                    random_matrix with the position-wise Jacobians I + K_{l,i} of the MLP and its
+                    norm, k_{l,i}^2 = ||K_{l,i}||_F^2 / D (analysis.branch_gains.mlp_gains;
+                    theory.variants.positionwise_row)
 
+The parameter-free a_l of the paper's mixture is jacobian_a's g_l / (1 + g_l), the
+branch-Jacobian gain, not measured_a's forward-pass ratio. :data:`LABELS` lists every
+variant; :data:`VARIANTS` those the Step-0 study scores.
 The row math is :mod:`lostmid_jax.theory.variants` (its names are re-exported
 here for one release); this module turns the fitting rows' measurements into a row.
 """
@@ -23,41 +30,51 @@ from __future__ import annotations
 import numpy as np
 
 from .. import theory
-from ..theory.variants import (EXACT_LIMIT, elementary_symmetric, jacobian_alphas, key_gain_row, power_rows,
-                               random_matrix_row)
+from ..theory.variants import (EXACT_LIMIT, elementary_symmetric, jacobian_alphas, key_gain_row, positionwise_row,
+                               power_rows, random_matrix_row)
 from .theory_fit import fit_constant_alpha, theory_row
 
 VARIANTS = ("fitted_a", "measured_a", "jacobian_a", "random_matrix", "random_matrix_keys")
 LABELS = {"fitted_a": "fitted constant $a$", "measured_a": r"measured $a_l$",
           "jacobian_a": r"Jacobian $a_l = g_l/(1+g_l)$", "random_matrix": r"random-matrix paths ($g_l$)",
-          "random_matrix_keys": r"random-matrix paths, per key ($g_l(j)$)"}
+          "random_matrix_keys": r"random-matrix paths, per key ($g_l(j)$)",
+          "random_matrix_positionwise": r"random-matrix paths, position-wise Jacobians ($g_l$, $k_{l,i}$)"}
 DESCRIPTIONS = {"fitted_a": "the paper's mixture with a fitted constant a",
                 "measured_a": "the mixture with the measured a_l",
                 "jacobian_a": "the mixture with a_l = g_l/(1+g_l) from the branch Jacobians",
                 "random_matrix": "independent random branch Jacobians, paths added in squared norm, g_l measured",
-                "random_matrix_keys": "the random-matrix paths with a measured gain per layer and key, g_l(j)"}
-ZERO_PARAMETER = ("measured_a", "jacobian_a", "random_matrix", "random_matrix_keys")
+                "random_matrix_keys": "the random-matrix paths with a measured gain per layer and key, g_l(j)",
+                "random_matrix_positionwise": "the random-matrix paths through position-wise Jacobians I + K_{l,i} "
+                                              "(MLP and norm), g_l and k_{l,i} measured"}
+ZERO_PARAMETER = ("measured_a", "jacobian_a", "random_matrix", "random_matrix_keys", "random_matrix_positionwise")
 
 
 def variant_row(variant: str, length: int, *, profiles=None, alphas=None, gains_sq=None, gains_key=None,
-                prior=theory.Causal()) -> tuple[np.ndarray, dict]:
+                mlp_gains=None, prior=theory.Causal()) -> tuple[np.ndarray, dict]:
     """(row [L], parameters) of one variant from fitting data only.
 
     Args:
-      variant: one of :data:`VARIANTS`.
+      variant: one of :data:`LABELS` (:data:`VARIANTS` and random_matrix_positionwise).
       length: L.
       profiles: [F, L] measured profiles of the fitting rows ("fitted_a" fits
         its a to the mean of their normalized rows).
       alphas: [F, H] measured a_l of the fitting rows ("fitted_a" takes H from it, "measured_a").
       gains_sq: [F, H] measured g_l^2 of the fitting rows ("jacobian_a", "random_matrix").
       gains_key: [F, H, L] measured g_l^2(j) of the fitting rows ("random_matrix_keys").
+      mlp_gains: [F, H, L] measured k_{l,i}^2 of the fitting rows ("random_matrix_positionwise",
+        with ``gains_sq``).
       prior: the Step-0 attention matrix.
 
     Returns:
       the row and {"a_fit": ...} for "fitted_a", else {}.
     """
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
+    if variant not in LABELS:
+        raise ValueError(f"variant must be one of {tuple(LABELS)}, got {variant!r}")
+    if variant == "random_matrix_positionwise":
+        if mlp_gains is None:
+            raise ValueError("mlp_gains ([F, H, L] measured k_{l,i}^2) is needed for random_matrix_positionwise")
+        return positionwise_row(length, np.asarray(gains_sq, np.float64).mean(axis=0),
+                                np.asarray(mlp_gains, np.float64).mean(axis=0), prior=prior), {}
     if variant == "fitted_a":
         p = np.asarray(profiles, np.float64)
         p = (p / p.sum(axis=1, keepdims=True)).mean(axis=0)
@@ -75,4 +92,4 @@ def variant_row(variant: str, length: int, *, profiles=None, alphas=None, gains_
 
 
 __all__ = ["DESCRIPTIONS", "EXACT_LIMIT", "LABELS", "VARIANTS", "ZERO_PARAMETER", "elementary_symmetric",
-           "jacobian_alphas", "key_gain_row", "power_rows", "random_matrix_row", "variant_row"]
+           "jacobian_alphas", "key_gain_row", "positionwise_row", "power_rows", "random_matrix_row", "variant_row"]

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from flax import nnx
 
-from lostmid_jax.analysis.branch_gains import _run, branch_gains, key_gains
+from lostmid_jax.analysis.branch_gains import _run, branch_gains, key_gains, mlp_gains
 from lostmid_jax.nn import Decoder, preset
 
 
@@ -43,6 +43,24 @@ def test_first_layer_gain_matches_the_dense_branch_jacobian(toy, walked):
     assert got.shape == (8,) and got.mean() == pytest.approx(per_key.mean(), rel=0.15)
     np.testing.assert_allclose(got[:4], per_key[:4], rtol=0.3)  # the first keys, seen by the most queries
     assert g2.shape == (model.cfg.depth,) and np.all(g2 > 0)
+
+
+def test_position_gains_match_the_dense_mlp_jacobian_per_position(toy):
+    """k_{1,i}^2 = ||d MLP(norm2(h'_i)) / d h'_i||_F^2 / D on h' = x + Attn(norm1(x)), from 64 probes."""
+    model, x = toy
+    graphdef, params = nnx.split(model.blocks)
+    block = nnx.merge(graphdef, jax.tree.map(lambda v: v[0], params))
+    pos = jnp.arange(8)[None]
+    mid = x + block.attn(block.norm1(x[None]), positions=pos, need_probs=False)[0][0]
+    jac = jax.jit(jax.vmap(jax.jacrev(lambda v: block.mlp(block.norm2(v)))))(mid)  # [L, D, D]
+    exact = np.sum(np.asarray(jac, np.float64) ** 2, axis=(1, 2)) / model.cfg.width
+    got = mlp_gains(model, x, probes=64, key=5)
+    assert got.shape == (model.cfg.depth, 8) and np.all(got > 0)
+    np.testing.assert_allclose(got[0], exact, rtol=0.15)
+    flat = Decoder(preset("toy", mlp="none"), rngs=nnx.Rngs(0))
+    np.testing.assert_array_equal(mlp_gains(flat, x), np.zeros((model.cfg.depth, 8)))
+    with pytest.raises(ValueError, match="probes"):
+        mlp_gains(flat, x, probes=0)
 
 
 def test_layer_walk_reproduces_the_forward_pass(toy, walked):

@@ -29,6 +29,18 @@ def test_variant_rows_use_the_mean_of_the_fitting_rows():
     np.testing.assert_allclose(row, truth, rtol=1e-4)
 
 
+def test_positionwise_variant_averages_the_fitting_gains():
+    rng = np.random.default_rng(0)
+    g2, k2 = rng.uniform(0.1, 1.0, (2, 3)), rng.uniform(0.0, 2.0, (2, 3, 9))
+    row, params = tv.variant_row("random_matrix_positionwise", 9, gains_sq=g2, mlp_gains=k2)
+    np.testing.assert_allclose(row, theory.positionwise_row(9, g2.mean(0), k2.mean(0)), rtol=1e-14)
+    assert params == {} and "random_matrix_positionwise" in tv.ZERO_PARAMETER
+    zero, _ = tv.variant_row("random_matrix_positionwise", 9, gains_sq=g2, mlp_gains=0 * k2)
+    np.testing.assert_allclose(zero, tv.variant_row("random_matrix", 9, gains_sq=g2)[0], rtol=1e-13)
+    with pytest.raises(ValueError, match="mlp_gains"):
+        tv.variant_row("random_matrix_positionwise", 9, gains_sq=g2)
+
+
 def test_unknown_variant_raises():
     with pytest.raises(ValueError, match="variant"):
         tv.variant_row("paper", 5, alphas=np.ones((1, 2)))
