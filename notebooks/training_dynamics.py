@@ -46,7 +46,7 @@ SMOKE_RUN = os.environ.get("LOSTMID_SMOKE") == "1"
 if SMOKE_RUN:
     exp = from_dict(micro_training.Config, nest(micro_training.SMOKE))
 else:
-    exp = micro_training.Config(seeds=(0, 1, 2), interventions=("middle_loss", "curriculum"))
+    exp = micro_training.Config(seeds=(0, 1, 2), interventions=("middle_weighted_loss", "curriculum"))
 here = pathlib.Path.cwd().resolve()
 root = next((p for p in (here, *here.parents) if (p / "pyproject.toml").is_file()), here)
 out = default_run_dir(os.environ.get("LOSTMID_RUNS", root / "runs"), "notebooks")

@@ -15,7 +15,7 @@ fields of lostmid_jax.experiments.micro_training.Config (its TrainConfig
 the same command.
 
 Measured (default, seeds 0-2, step 100; chance 1/15 = 0.067): retrieval
-accuracy baseline 0.575 +- 0.060, middle_loss 0.508 +- 0.042,
+accuracy baseline 0.575 +- 0.060, middle_weighted_loss (then called middle_loss) 0.508 +- 0.042,
 oversample_middle 0.435 +- 0.098, curriculum 0.594 +- 0.084 (all 0.000 at
 step 0); document-local U +0.056 +- 0.014 (step 0: +0.055 +- 0.004); boundary
 spike +0.503 +- 0.053. The "shared" retrieval format (--kv-format shared,

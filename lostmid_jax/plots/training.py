@@ -18,7 +18,7 @@ from ..stats.intervals import mean_halfwidth
 from . import style
 from ._layout import single_axes
 
-LABELS = {"none": "baseline", "middle_loss": "middle-weighted loss", "oversample_middle": "oversampled middle needles",
+LABELS = {"none": "baseline", "middle_weighted_loss": "middle-weighted loss", "oversample_middle": "oversampled middle needles",
           "curriculum": "middle-first curriculum"}
 """How each intervention is named in legends."""
 

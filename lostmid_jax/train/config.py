@@ -14,6 +14,7 @@ kernel: "auto" is resolved at run time by :func:`resolve_attn_impl`.
 from __future__ import annotations
 
 import dataclasses
+import warnings
 
 from ..nn import ATTN_IMPLS, DecoderConfig, Execution, fused_cpu_problems, preset
 from ..validation import check_bool_like, check_choice, check_float, check_int, check_positive_float
@@ -22,9 +23,29 @@ FUSED_MAX_AUTO_HEAD_DIM = 32  # "auto" takes the fused kernel up to this head di
 
 TASKS = ("lm", "retrieval", "mixed")
 KV_FORMATS = ("keyed", "shared")
-INTERVENTIONS = ("none", "middle_loss", "oversample_middle", "curriculum")
+INTERVENTIONS = ("none", "middle_weighted_loss", "oversample_middle", "curriculum")
+RENAMED_INTERVENTIONS = {"middle_loss": "middle_weighted_loss"}
+"""Old intervention names -> new ones: read from old run directories (config.json, train_config.json,
+<run_dir>/<old name>/ and their CSV rows) and accepted as deprecated keywords for one release."""
 SNAPSHOT_STEPS = (0, 1, 2, 5, 10, 20, 50, 100)
 N_SPECIAL = 2  # token 0 = BOS (document boundary), token 1 = QUERY marker
+
+
+def intervention_name(name, argument: str = "intervention"):
+    """``name`` with an old intervention name (:data:`RENAMED_INTERVENTIONS`) replaced by its new
+    one, with a DeprecationWarning naming ``argument``; anything else unchanged (checked by the caller)."""
+    if isinstance(name, str) and name in RENAMED_INTERVENTIONS:
+        new = RENAMED_INTERVENTIONS[name]
+        warnings.warn(f"{argument}: {name!r} is now called {new!r}; the old name is read for one more "
+                      "release", DeprecationWarning, stacklevel=3)
+        return new
+    return name
+
+
+def intervention_dirs(name: str) -> tuple[str, ...]:
+    """Directory names under which a run directory may hold intervention ``name``'s training runs:
+    the name itself, then its old names (run directories written before the rename)."""
+    return (name, *(old for old, new in RENAMED_INTERVENTIONS.items() if new == name))
 
 
 def toy_model(*, width: int = 64, depth: int = 2, heads: int = 4, kv_heads: int = 2, vocab: int = 242,
@@ -45,11 +66,12 @@ class TrainConfig:
     Attributes:
       task: "lm" (synthetic corpus of documents), "retrieval" (key-value
         lookup) or "mixed" (both losses summed each step).
-      intervention: "none" (baseline), "middle_loss" (loss weighted toward
+      intervention: "none" (baseline), "middle_weighted_loss" (loss weighted toward
         middle positions / middle needle bins), "oversample_middle" (needle
         position drawn from a middle-peaked distribution) or "curriculum"
         (middle needles only for the first ``curriculum_steps`` steps, then
-        uniform).
+        uniform). The old name "middle_loss" is read as "middle_weighted_loss"
+        (DeprecationWarning; removed in the next release).
       seed: model init and data stream; batch t is a pure function of (seed, t).
       steps: number of optimizer steps (>= 1).
       model: the trained decoder's architecture (an nn.DecoderConfig; a dict
@@ -75,7 +97,7 @@ class TrainConfig:
         context (bin b holds pair indices floor(b k / bins) ..
         floor((b+1) k / bins) - 1).
       middle_strength: s >= 0 in the middle weights w(x) = 1 + s (1 - |2x - 1|)
-        (normalized to mean 1 over the batch); used by "middle_loss" and as the
+        (normalized to mean 1 over the batch); used by "middle_weighted_loss" and as the
         oversampling density for "oversample_middle".
       curriculum_steps: steps of middle-only needles for "curriculum".
       lr, warmup, weight_decay, clip: AdamW with linear warmup to ``lr`` then
@@ -143,6 +165,7 @@ class TrainConfig:
             put("model", DecoderConfig.from_dict({**dataclasses.asdict(DEFAULT_MODEL), **self.model}))
         if isinstance(self.snapshot_steps, list):
             put("snapshot_steps", tuple(self.snapshot_steps))
+        put("intervention", intervention_name(self.intervention, "intervention"))
         check_choice("task", self.task, TASKS)
         check_choice("intervention", self.intervention, INTERVENTIONS)
         check_choice("kv_format", self.kv_format, KV_FORMATS)

@@ -17,16 +17,18 @@ import pathlib
 from flax import nnx
 
 from . import checkpoint
-from .config import INTERVENTIONS, TrainConfig
+from .config import INTERVENTIONS, TrainConfig, intervention_dirs, intervention_name
 
 
 def _run_path(run_dir: pathlib.Path, intervention: str, seed: int) -> pathlib.Path:
     if (run_dir / "train_config.json").is_file():  # one training run itself
         return run_dir
+    intervention = intervention_name(intervention)
     if intervention not in INTERVENTIONS:
         raise ValueError(f"intervention must be one of {INTERVENTIONS}, got {intervention!r}")
     trained = sorted(p.name for p in run_dir.iterdir() if p.is_dir()
                      and any((q / "train_config.json").is_file() for q in p.glob("seed*")))
+    intervention = next((d for d in intervention_dirs(intervention) if d in trained), intervention)
     if intervention not in trained:
         raise ValueError(f"intervention={intervention!r}: run directory {run_dir} holds no such training run "
                          f"(it has {trained or 'none'})")

@@ -130,7 +130,7 @@ def train_batch(cfg: TrainConfig, step: int) -> dict[str, np.ndarray]:
       [B_kv] int32, kv_weights [B_kv] float32.
     """
     out = {}
-    middle = cfg.intervention == "middle_loss"
+    middle = cfg.intervention == "middle_weighted_loss"
     if cfg.task in ("lm", "mixed"):
         rng = np.random.default_rng([cfg.seed, step, _LM_STREAM])
         out["lm_tokens"] = lm_tokens(cfg, rng, cfg.lm_batch)

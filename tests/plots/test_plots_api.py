@@ -56,7 +56,7 @@ def _training():
 
     rng = np.random.default_rng(1)
     snaps, rows, acc = [], [], []
-    for v in ("none", "middle_loss"):
+    for v in ("none", "middle_weighted_loss"):
         for seed in (0, 1):
             for step in (0, 2):
                 snaps.append(dict(intervention=v, seed=seed, step=step, total_valley=rng.normal(),
@@ -65,7 +65,7 @@ def _training():
                         for b, a in ((1, 0.5), (2, 0.4))]
                 rows += [dict(intervention=v, seed=seed, step=step, j=j, x=j / 12, total=rng.random() + 0.1)
                          for j in range(1, 13)]
-    exp = types.SimpleNamespace(variants=("none", "middle_loss"), base=types.SimpleNamespace(task="mixed", needle_bins=2))
+    exp = types.SimpleNamespace(variants=("none", "middle_weighted_loss"), base=types.SimpleNamespace(task="mixed", needle_bins=2))
     return {"snapshots": pd.DataFrame(snaps), "profiles": pd.DataFrame(rows), "accuracy": pd.DataFrame(acc)}, exp
 
 

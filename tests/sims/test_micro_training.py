@@ -9,7 +9,7 @@ import pytest
 
 from lostmid_jax.experiments import micro_training, script
 
-SMOKE = ["--smoke", "--no-progress"]  # one layer of width 16, 5 steps, seeds 0 and 1, task mixed, middle_loss
+SMOKE = ["--smoke", "--no-progress"]  # one layer of width 16, 5 steps, seeds 0 and 1, task mixed, middle_weighted_loss
 
 
 @pytest.mark.parametrize("argv,name", [(["--steps", "0"], "steps"), (["--seeds", "1,1"], "seeds"),
@@ -31,13 +31,13 @@ def tiny_run(smoke_runs):
 def test_run_directory(tiny_run):
     for name in ("config.json", "columns.csv", "snapshots.csv", "profiles.csv", "strength.csv", "accuracy.csv",
                  "documents.csv", "verdict.txt", "fig1_valley.png", "fig2_pathways.png", "fig3_profiles.png",
-                 "fig4_doc_u.png", "fig5_accuracy.png", "none/seed0/metrics.jsonl", "middle_loss/seed1/ckpt"):
+                 "fig4_doc_u.png", "fig5_accuracy.png", "none/seed0/metrics.jsonl", "middle_weighted_loss/seed1/ckpt"):
         assert (tiny_run / name).exists(), name
     config = json.loads((tiny_run / "config.json").read_text())
     assert config["config"]["seeds"] == [0, 1] and config["smoke"] is True
     assert config["config"]["base"]["task"] == "mixed"  # both accuracy.csv and documents.csv
     verdict = (tiny_run / "verdict.txt").read_text()
-    assert "valley depth" in verdict and "middle_loss vs baseline" in verdict and "docs/theory.md §" in verdict
+    assert "valley depth" in verdict and "middle_weighted_loss vs baseline" in verdict and "docs/theory.md §" in verdict
     assert "(smoke run: too small to test the paper's claims)" in verdict and "+-" not in verdict
 
 
@@ -80,7 +80,7 @@ def test_figures_redraw_from_the_tables_in_the_shared_style(tiny_run):
     for fig in figs.values():
         for ax in fig.axes:
             labels = [ax.get_xlabel(), ax.get_ylabel()] + [t.get_text() for t in ax.get_legend().get_texts()]
-            assert not [s for s in labels if s in ("middle_loss", "oversample_middle", "total_valley", "none")]
+            assert not [s for s in labels if s in ("middle_weighted_loss", "middle_loss", "oversample_middle", "total_valley", "none")]
     ax = figs["fig1_valley"].axes[0]
     assert [t.get_text() for t in ax.get_xticklabels()] == [f"$\\mathdefault{{{s}}}$" for s in (0, 1, 2, 5)] or \
         [round(t) for t in ax.get_xticks()] == [0, 1, 2, 5]
@@ -89,8 +89,32 @@ def test_figures_redraw_from_the_tables_in_the_shared_style(tiny_run):
 def test_load_trained_from_the_run(tiny_run):
     from lostmid_jax.train import load_trained
 
-    cfg, model = load_trained(tiny_run, seed=1, intervention="middle_loss")
-    assert cfg.seed == 1 and cfg.intervention == "middle_loss" and model.cfg == cfg.model
+    cfg, model = load_trained(tiny_run, seed=1, intervention="middle_weighted_loss")
+    assert cfg.seed == 1 and cfg.intervention == "middle_weighted_loss" and model.cfg == cfg.model
+
+
+def test_a_run_written_before_the_rename_reads_back(tiny_run, tmp_path):
+    """An old run directory (intervention middle_loss in config.json, train_config.json, the CSV rows and the
+    directory name) loads with the new name; the old keyword still works, with a DeprecationWarning."""
+    from lostmid_jax.io import load_run
+    from lostmid_jax.train import load_trained
+
+    old = tmp_path / "old"
+    shutil.copytree(tiny_run, old)
+    (old / "middle_weighted_loss").rename(old / "middle_loss")
+    for path in [old / "config.json", *old.glob("middle_loss/seed*/train_config.json"), *old.glob("*.csv")]:
+        path.write_text(path.read_text().replace("middle_weighted_loss", "middle_loss"))
+    with pytest.warns(DeprecationWarning, match="middle_weighted_loss"):
+        run = load_run(old)
+    assert run.config.interventions == ("middle_weighted_loss",)
+    figs = micro_training.figures(run.tables, run.config)
+    legend = [t.get_text() for t in figs["fig1_valley"].axes[0].get_legend().get_texts()]
+    assert "middle-weighted loss" in legend
+    with pytest.warns(DeprecationWarning):
+        cfg, _ = load_trained(old, seed=1, intervention="middle_loss")
+    assert cfg.intervention == "middle_weighted_loss"
+    with pytest.warns(DeprecationWarning):
+        cfg, _ = load_trained(old, seed=0, intervention="middle_weighted_loss")
 
 
 @pytest.mark.slow

@@ -28,7 +28,7 @@ def _manual_losses(model, batch):
 
 @pytest.mark.parametrize("lm_batch,kv_batch", [(4, 6), (3, 4)])  # (3, 4): the LM batch is not cut
 def test_streams_give_the_same_losses(tiny, lm_batch, kv_batch):
-    cfg = tiny.replace(task="mixed", lm_batch=lm_batch, kv_batch=kv_batch, intervention="middle_loss")
+    cfg = tiny.replace(task="mixed", lm_batch=lm_batch, kv_batch=kv_batch, intervention="middle_weighted_loss")
     graphdef, state = nnx.split(Decoder(dataclasses.replace(cfg.model, param_dtype="float64"), rngs=nnx.Rngs(0)))
 
     @jax.jit  # one program (run op by op, every primitive of each stream count would compile apart)

@@ -87,7 +87,7 @@ def test_interventions_change_needle_distribution():
     cur = _cfg(intervention="curriculum", curriculum_steps=5)
     assert np.all(tasks.needle_probs(cur, 0)[[0, 5]] == 0)
     assert np.allclose(tasks.needle_probs(cur, 5), 1 / 6)
-    w = tasks.train_batch(_cfg(intervention="middle_loss"), 0)
+    w = tasks.train_batch(_cfg(intervention="middle_weighted_loss"), 0)
     assert np.isclose(w["kv_weights"].mean(), 1, atol=1e-6) and np.isclose(w["lm_weights"].mean(), 1, atol=1e-6)
 
 

@@ -21,7 +21,7 @@ import dataclasses
 import logging
 import pathlib
 
-from ...train.config import INTERVENTIONS, SMOKE as TRAIN_SMOKE, TrainConfig
+from ...train.config import INTERVENTIONS, SMOKE as TRAIN_SMOKE, TrainConfig, intervention_dirs, intervention_name
 from ...validation import check_choice, check_int
 from ..configs import tuples_from_lists
 
@@ -37,7 +37,8 @@ FILES = {variant: f"the '{variant}' training runs: seed<k>/ with train_config.js
                   "snapshots.jsonl and ckpt/ (lostmid_jax.train.load_trained reads them back)"
          for variant in INTERVENTIONS}
 
-_KEYS = {"intervention": ("training variant: none (baseline), middle_loss, oversample_middle or curriculum", ""),
+_KEYS = {"intervention": ("training variant: none (baseline), middle_weighted_loss, oversample_middle or curriculum; "
+                         "middle_loss in runs written before the rename", ""),
          "seed": ("seed of the model init and the data stream", ""),
          "step": ("optimizer steps taken when the snapshot was measured (0: the initialization)", "steps")}
 _PATHWAYS = {"total": "the full Jacobian", "value": "the value pathway (attention probabilities frozen)",
@@ -80,16 +81,18 @@ class Config:
     Attributes:
       base: the baseline TrainConfig (its intervention and seed are replaced per run).
       seeds: seeds shared by every intervention (at least one; distinct ints >= 0).
-      interventions: drawn from middle_loss, oversample_middle, curriculum ('' for none); the
-        baseline "none" always runs first.
+      interventions: drawn from middle_weighted_loss, oversample_middle, curriculum ('' for none); the
+        baseline "none" always runs first (the old name middle_loss is read as middle_weighted_loss).
     """
 
     base: TrainConfig = TrainConfig()
     seeds: tuple[int, ...] = (0, 1, 2)
-    interventions: tuple[str, ...] = ("middle_loss", "oversample_middle", "curriculum")
+    interventions: tuple[str, ...] = ("middle_weighted_loss", "oversample_middle", "curriculum")
 
     def __post_init__(self):
         tuples_from_lists(self)
+        object.__setattr__(self, "interventions", tuple(intervention_name(v, "interventions")
+                                                        for v in self.interventions))
         if not isinstance(self.base, TrainConfig):
             raise ValueError(f"base must be a TrainConfig (or a dict of its fields), got {type(self.base).__name__}")
         if not self.seeds or len(set(self.seeds)) != len(self.seeds):
@@ -105,7 +108,7 @@ class Config:
         return ("none",) + tuple(dict.fromkeys(v for v in self.interventions if v != "none"))
 
 
-SMOKE = {**{f"base.{k}": v for k, v in TRAIN_SMOKE.items()}, "seeds": (0, 1), "interventions": ("middle_loss",)}
+SMOKE = {**{f"base.{k}": v for k, v in TRAIN_SMOKE.items()}, "seeds": (0, 1), "interventions": ("middle_weighted_loss",)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,13 +142,18 @@ def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
         for variant in cfg.variants:
             for seed in cfg.seeds:
                 first = not runs  # its set-up phases compile; the later runs reuse those programs
-                res = train(base.replace(intervention=variant, seed=seed), out_dir / variant / f"seed{seed}",
+                res = train(base.replace(intervention=variant, seed=seed), _variant_dir(out_dir, variant) / f"seed{seed}",
                             progress=progress and is_process0(), log=_LOG.info if first else None)
                 runs[(variant, seed)] = res
                 for snap in res.snapshots:
                     records.append({"intervention": variant, "seed": seed,
                                     **{k: v for k, v in snap.items() if k != "profiles"}})
     return Result(cfg, records, runs, attn_impl)
+
+
+def _variant_dir(out_dir: pathlib.Path, variant: str) -> pathlib.Path:
+    """<out_dir>/<variant>, or the directory of its old name where a run written before the rename has one."""
+    return next((out_dir / d for d in intervention_dirs(variant) if (out_dir / d).is_dir()), out_dir / variant)
 
 
 def profile_rows(runs: dict) -> list[dict]:
@@ -210,7 +218,17 @@ def figures(tables: dict, cfg: Config) -> dict:
     from ...plots.training import all_figures
     from ...train import tasks
 
+    tables = {stem: _renamed(table) for stem, table in tables.items()}
     return all_figures(tables, cfg, boundaries=tasks.boundaries(cfg.base), chance=tasks.chance_accuracy(cfg.base))
+
+
+def _renamed(table):
+    """A table whose intervention column uses the current names (runs written before the rename)."""
+    from ...train.config import RENAMED_INTERVENTIONS
+
+    if "intervention" not in getattr(table, "columns", ()):
+        return table
+    return table.assign(intervention=table["intervention"].replace(RENAMED_INTERVENTIONS))
 
 
 def resolve(cfg: Config) -> Config:
