@@ -327,9 +327,9 @@ def _num(value, spec: str) -> str:
 
 def _causal_here(prior, length: int) -> bool:
     """Whether a mask prior other than Causal() allows exactly the causal keys at this L (a window >= L, ...)."""
-    from ..theory.priors import Causal, causal_here
+    from ..masks import Causal
 
-    return not isinstance(prior, Causal) and causal_here(prior, length)
+    return prior != Causal() and prior.causal_at(length)
 
 
 def family_table(result: Result) -> list[str]:

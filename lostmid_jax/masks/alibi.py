@@ -13,11 +13,15 @@ prod_l (1/n) sum_h N_l^(h) when H >= 2; the toolkit uses the averaged one.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
+
+import numpy as np
 
 from ..resources import check_max_heads
 from ..validation import check_int_like, check_real
 from ._checks import is_sequence
+from ._costs import check_dense, num
 from .alibi_slopes import SLOPE_RULES, slope_exponents
 from .base import Prior
 from .causal import Causal
@@ -85,6 +89,44 @@ class ALiBi(Prior):
         if self.slopes is not None:
             return tuple(float(m) for m in self.slopes)
         return tuple(math.pow(2.0, float(e)) for e in self.slope_values())
+
+    def row_operator(self, length: int, ops):
+        """(rA)_j = (1/n) sum_h s^h_j, s^h_j = sum_{i >= j} (r_i / Z_i^h) e^(-m_h (i-j)): a reverse
+        linear scan s_j = u_j + e^(-m) s_{j+1} per head."""
+        if self.slopes is None:
+            slopes = [ops.pow2(e) for e in self.slope_values()]  # exact exponents of the slope rule
+        else:
+            slopes = [ops.param(m) for m in self.slopes]
+        norms = [ops.geometric_recip_norm(m, length) for m in slopes]
+        inv_heads = ops.recip(np.array([self.n_heads]))[0]
+
+        def apply(r):
+            heads = [ops.geometric_suffix(ops.mul(r, z), m) for m, z in zip(slopes, norms)]
+            return ops.mul(functools.reduce(ops.add, heads), inv_heads)
+
+        return apply
+
+    def cost_terms(self, length: int):
+        n = self.n_heads
+        return 2.0 * n, 2.0 * n, 1.45 * num(length), f"prior=ALiBi(n_heads={n})"
+
+    def norm_heads(self, length: float) -> float:
+        return self.n_heads
+
+    def attention_matrix(self, length: int, *, exact: bool = False):
+        """Head average of softmax_j(-m_h (i - j)) over j <= i, float64 [L, L]."""
+        check_dense("attention_matrix", length, exact=exact, copies=6.0, heads=0 if exact else self.n_heads,
+                    per_entry_ns=3000.0 if exact else 30.0)
+        if exact:
+            raise ValueError("exact=True is not available for ALiBi: its weights e^(-m) are irrational")
+        i, j = np.indices((length, length))
+        heads = []
+        for m in self.float_slopes():
+            with np.errstate(over="ignore"):  # a huge slope: -m (i - j) = -inf off the diagonal, a one-hot head
+                logits = np.where(j <= i, -m * (i - j), -np.inf)
+            weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+            heads.append(weights / weights.sum(axis=1, keepdims=True))
+        return np.mean(heads, axis=0)
 
     def content_form(self):
         """The same heads as a :class:`.content.Content` prior over the causal mask."""

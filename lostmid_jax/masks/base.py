@@ -12,11 +12,31 @@ A prior answers, for a sequence of L positions (0-based query i, key j):
 - ``label`` (for tables and figures) and ``spec`` (the text form of
   :mod:`.text`).
 
-The structured row operators and costs are methods of the same classes.
+and, for theory's exact rows in O(L) per layer (0-based arrays [L] in an
+arithmetic ``ops`` of :mod:`lostmid_jax.theory._arith`):
+
+- ``row_operator(length, ops)``: the map r -> r A, (r A)_j = sum_i r_i A[i, j];
+- for a :class:`Mask`, ``counts`` (|S_i|), ``forward`` (F(g)_i = sum_{j in S_i} g_j),
+  ``gather`` (G(u)_j = sum_{i : j in S_i} u_i) and ``alibi_sums`` (the same
+  with weights q^|i-j|), from which a uniform row is r -> G(r / c) and a
+  content row is built (:mod:`.content_ops`);
+- ``cost_terms(length)`` and ``norm_heads(length)``: the kind's terms of the
+  cost model of :mod:`lostmid_jax.theory._costs`;
+- ``attention_matrix(length, exact=...)``: the dense A, the independent
+  route the tests compare the operators with.
+
 Pure Python and numpy: no jax, no scipy.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+import numpy as np
+
+from ._costs import check_dense, num
+from ._sums import uniform_operator
 
 
 class Prior:
@@ -64,6 +84,30 @@ class Prior:
         """The text spec :func:`.text.parse_prior` reads back."""
         raise NotImplementedError
 
+    def row_operator(self, length: int, ops) -> Callable:
+        """The map r -> r A at length L in ``ops`` arithmetic ([L] -> [L]; a list of them, one per layer,
+        for per-layer values). Precomputed row sizes / norms are reused across calls."""
+        raise NotImplementedError
+
+    def cost_terms(self, length: int) -> tuple[float, float, float, str]:
+        """(entry multiplier, extra numpy calls per layer, exact bits per layer from the row sizes, description)."""
+        return 1.0, 2.0, 1.45 * num(length), ""
+
+    def norm_heads(self, length: float) -> float:
+        """Head norms computed once per row (ALiBi heads; Content heads per layer row, L each when dense)."""
+        return 0
+
+    def attention_matrix(self, length: int, *, exact: bool = False):
+        """The dense row-stochastic A [L, L] (float64; exact: a list of lists of Fraction where rational)."""
+        raise NotImplementedError
+
+    def content_form(self):
+        """The same prior as a :class:`.content.Content`, or None where it has no content terms."""
+        return None
+
+    def check_rational(self) -> None:
+        """Raise a ValueError naming backend 'exact' if the weights are irrational (content terms)."""
+
 
 class Mask(Prior):
     """A 0/1 mask: query i attends uniformly, A[i, j] = 1 / |S_i| for j in its allowed set S_i."""
@@ -82,3 +126,38 @@ class Mask(Prior):
 
     def key_range(self, queries: tuple[int, int], length: int) -> tuple[int, int]:
         return 0, queries[1]  # causal masks: every key up to the last query
+
+    def counts(self, length: int) -> np.ndarray:
+        """Row sizes |S_i|, integers [L]."""
+        raise NotImplementedError
+
+    def forward(self, length: int, ops) -> Callable:
+        """g -> F(g), F(g)_i = sum_{j in S_i} g_j (the row sums weighted by g), O(L)."""
+        raise NotImplementedError
+
+    def gather(self, length: int, ops) -> Callable:
+        """u -> G(u), G(u)_j = sum_{i : j in S_i} u_i (the transposed mask sum), O(L)."""
+        raise NotImplementedError
+
+    def alibi_sums(self, length: int, m, ops) -> tuple[Callable, Callable] | None:
+        """(forward, gather) with ALiBi weights q^|i-j|, q = e^(-m), over the allowed keys, O(L);
+        None where they are dense (:attr:`alibi_separable` False)."""
+        raise NotImplementedError
+
+    def row_operator(self, length: int, ops) -> Callable:
+        """r -> G(r / c), c = :meth:`counts`."""
+        return uniform_operator(self.counts(length), ops, self.gather(length, ops))
+
+    def allowed(self, length: int) -> np.ndarray:
+        """Boolean [L, L], True where query i may attend to key j (0-based)."""
+        check_dense("allowed_mask", length, exact=False, copies=4.0)
+        i, j = np.indices((length, length))
+        return np.asarray(self.allows(i, j))
+
+    def attention_matrix(self, length: int, *, exact: bool = False):
+        check_dense("attention_matrix", length, exact=exact, copies=6.0, per_entry_ns=3000.0 if exact else 30.0)
+        mask = self.allowed(length)
+        counts = mask.sum(axis=1)
+        if exact:
+            return [[Fraction(int(mask[r, c]), int(counts[r])) for c in range(length)] for r in range(length)]
+        return mask / counts[:, None]

@@ -14,6 +14,8 @@ import numpy as np
 
 from ..validation import check_int_like
 from ._checks import check_segments, is_sequence, size
+from ._costs import num
+from ._sums import causal_geometric, suffix
 from .base import Mask
 
 
@@ -74,6 +76,33 @@ class Chunks(Mask):
 
     def causal_at(self, length: int | None = None) -> bool:
         return self.lengths == (length,)
+
+    def _bounds(self) -> list[tuple[int, int]]:
+        """[start, end) of each segment (0-based)."""
+        ends = np.cumsum(self.lengths)
+        return list(zip(ends - np.asarray(self.lengths), ends))
+
+    def counts(self, length: int) -> np.ndarray:
+        return np.concatenate([np.arange(1, n + 1) for n in self.lengths])
+
+    def forward(self, length: int, ops):
+        bounds = self._bounds()
+        return lambda g: np.concatenate([ops.accumulate(g[s:e]) for s, e in bounds])
+
+    def gather(self, length: int, ops):
+        """(rA)_j = sum_{i >= j, i in seg(j)} u_i (a suffix sum per segment)."""
+        bounds = self._bounds()
+        return lambda u: np.concatenate([suffix(u[s:e], ops) for s, e in bounds])
+
+    def alibi_sums(self, length: int, m, ops):
+        causal_forward, causal_gather = causal_geometric(m, ops)
+        bounds = self._bounds()
+        return (lambda g: np.concatenate([causal_forward(g[a:b]) for a, b in bounds]),
+                lambda u: np.concatenate([causal_gather(u[a:b]) for a, b in bounds]))
+
+    def cost_terms(self, length: int):
+        n = len(self.lengths)
+        return 1.0, 1.0 * n, 1.45 * num(max(self.lengths)), f"prior=Chunks with {n} segments"
 
     @property
     def label(self) -> str:

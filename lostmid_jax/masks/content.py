@@ -46,6 +46,8 @@ from ..resources import check_budget, check_max_heads
 from ..validation import check_int_like
 from ._checks import finite as _finite
 from ._checks import is_sequence as _is_seq
+from ._costs import num
+from .content_ops import content_matrix, layer_operators
 from .alibi_slopes import SLOPE_RULES
 from .base import Mask, Prior
 from .causal import Bidirectional, Causal
@@ -212,6 +214,36 @@ class Content(Prior):
 
     def content_form(self) -> "Content":
         return self
+
+    def row_operator(self, length: int, ops):
+        """One operator r -> r A_l per row of per-layer values (:mod:`.content_ops`); a single one unpacked."""
+        operators = layer_operators(self, length, ops)
+        return operators[0] if len(operators) == 1 else operators
+
+    def cost_terms(self, length: int):
+        per_head = num(length) if self.dense else 6.0  # dense kernels: L entries per row entry
+        return (per_head * self.heads, 8.0 * self.heads, 1.45 * num(length),
+                f"prior=Content(heads={self.heads}{', dense' if self.dense else ''})")
+
+    def norm_heads(self, length: float) -> float:
+        return self.heads * self.layers * (length if self.dense else 1.0)  # norms (and dense kernels), once
+
+    def layer_matrix(self, length: int, layer: int = 0):
+        """float64 [L, L] matrix of layer ``layer`` (0-based), dense (:func:`.content_ops.content_matrix`)."""
+        return content_matrix(self, length, layer)
+
+    def attention_matrix(self, length: int, *, exact: bool = False):
+        if exact:
+            raise ValueError("exact=True is not available for Content priors: their weights e^(score) are irrational")
+        if self.layers > 1:
+            raise ValueError(f"this Content prior has {self.layers} layers; use content_matrix(prior, length, layer)")
+        return content_matrix(self, length)
+
+    def check_rational(self) -> None:
+        if self.has_alibi or self.scores is not None and any(c != self.scores[0] for c in self.scores) or any(
+                d != 0 for row in self.diag for d in row):
+            raise ValueError("backend 'exact' needs rational attention weights: this Content prior has e^(score) terms "
+                             "(nonzero diag, varying scores or ALiBi slopes); use backend='mpmath' or 'arb'")
 
     @property
     def label(self) -> str:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
 from ..validation import check_int_like
+from ._sums import positions, suffix
 from .base import Mask
 
 
@@ -36,6 +39,34 @@ class PrefixLM(Mask):
 
     def causal_at(self, length: int | None = None) -> bool:
         return self.prefix <= 1
+
+    def counts(self, length: int) -> np.ndarray:
+        return np.maximum(positions(length), self.prefix)  # c_i = max(i, n)
+
+    def forward(self, length: int, ops):
+        n = self.prefix
+
+        def forward(g):
+            out = ops.accumulate(g)
+            if n:
+                out[:n] = out[n - 1]  # queries 1..n see keys 1..n
+            return out
+
+        return forward
+
+    def gather(self, length: int, ops):
+        """(rA)_j = sum_{i >= j} u_i for j > n, sum_i u_i for j <= n."""
+        n = self.prefix
+
+        def gather(u):
+            out = suffix(u, ops)
+            out[:n] = out[0]  # every query sees the whole prefix
+            return out
+
+        return gather
+
+    def alibi_sums(self, length: int, m, ops):
+        return None  # the two-sided bias inside the prefix: dense rows (Content.dense)
 
     @property
     def label(self) -> str:

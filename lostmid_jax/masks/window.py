@@ -15,9 +15,14 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
 from ..validation import check_int_like
 from ._checks import renamed
+from ._costs import num
+from ._sums import causal_geometric, geometric_window_gather, positions, suffix, window_sums
 from .base import Mask
+from .causal import Causal
 
 
 @dataclasses.dataclass(frozen=True, init=False)
@@ -41,7 +46,7 @@ class SlidingWindow(Mask):
         return self.window
 
     def allows(self, i, j):
-        return (j <= i) & (j > i - self.window)
+        return (j <= i) & (i - j < self.window)
 
     def key_range(self, queries: tuple[int, int], length: int) -> tuple[int, int]:
         q0, q1 = queries
@@ -49,6 +54,25 @@ class SlidingWindow(Mask):
 
     def causal_at(self, length: int | None = None) -> bool:
         return length is not None and self.window >= length
+
+    def counts(self, length: int) -> np.ndarray:
+        return np.minimum(positions(length), min(self.window, length))  # c_i = min(i, w)
+
+    def forward(self, length: int, ops):
+        w = min(self.window, length)  # w >= L is causal (and a huge w stays a Python int)
+        return lambda g: window_sums(g[::-1], w, ops)[::-1]
+
+    def gather(self, length: int, ops):
+        w = min(self.window, length)  # (rA)_j = sum_{i=j}^{min(L, j+w-1)} u_i
+        return lambda u: window_sums(u, w, ops)
+
+    def alibi_sums(self, length: int, m, ops):
+        if self.window >= length:
+            return causal_geometric(m, ops)
+        return _window_alibi(self.window, length, m, ops)[:2]
+
+    def cost_terms(self, length: int):
+        return 3.0, 4.0, 1.45 * min(num(length), num(self.window)), ""
 
     @property
     def label(self) -> str:
@@ -88,7 +112,7 @@ class Sinks(Mask):
     def allows(self, i, j):
         if self.window is None:
             return j <= i
-        return (j <= i) & ((j < self.sinks) | (j > i - self.window))
+        return (j <= i) & ((j < self.sinks) | (i - j < self.window))
 
     def key_range(self, queries: tuple[int, int], length: int) -> tuple[int, int]:
         if self.window is None or self.sinks:  # one contiguous range must hold the sink keys too
@@ -103,6 +127,76 @@ class Sinks(Mask):
     def causal_at(self, length: int | None = None) -> bool:
         return self.window is None or length is not None and self.window >= length
 
+    def _causal(self, length: int) -> bool:
+        return self.window is None or self.window >= length
+
+    def counts(self, length: int) -> np.ndarray:
+        if self._causal(length):
+            return Causal().counts(length)
+        i, s, w = positions(length), self.sinks, self.window
+        return np.minimum(i, w) + np.maximum(0, np.minimum(s, i - w))  # c_i = min(i, w) + max(0, min(s, i - w))
+
+    def forward(self, length: int, ops):
+        if self._causal(length):
+            return Causal().forward(length, ops)
+        s, w = self.sinks, self.window
+        i = np.arange(w + 1, length + 1)  # queries past their first window: + sinks 1..min(s, i - w)
+        k = np.minimum(s, i - w)
+        i, k = i[k >= 1], k[k >= 1]
+
+        def forward(g):
+            out = np.array(window_sums(g[::-1], w, ops)[::-1])
+            if i.size:
+                out[i - 1] = ops.add(out[i - 1], ops.accumulate(g)[k - 1])
+            return out
+
+        return forward
+
+    def gather(self, length: int, ops):
+        """The window sum plus [j <= s] sum_{i >= j+w} u_i."""
+        if self._causal(length):
+            return Causal().gather(length, ops)
+        w = self.window
+        n_extra = max(0, min(self.sinks, length - w))  # sinks j that queries beyond their window still see
+
+        def gather(u):
+            out = window_sums(u, w, ops)
+            if n_extra:
+                out[:n_extra] = ops.add(out[:n_extra], suffix(u, ops)[w:w + n_extra])
+            return out
+
+        return gather
+
+    def alibi_sums(self, length: int, m, ops):
+        """The window's geometric sums plus the sink keys j <= s seen by queries i >= j + w."""
+        if self._causal(length):
+            return Causal().alibi_sums(length, m, ops)
+        s, w = self.sinks, self.window
+        forward, gather, powers = _window_alibi(w, length, m, ops)
+        causal_forward, causal_gather = causal_geometric(m, ops)
+        i = np.arange(w + 1, length + 1)
+        k = np.minimum(s, i - w)
+        i, k = i[k >= 1], k[k >= 1]
+        n_extra = max(0, min(s, length - w))
+
+        def sink_forward(g):
+            out = np.array(forward(g))
+            if i.size:
+                out[i - 1] = ops.add(out[i - 1], ops.mul(causal_forward(g)[k - 1], powers[i - k]))
+            return out
+
+        def sink_gather(u):
+            out = np.array(gather(u))
+            if n_extra:
+                out[:n_extra] = ops.add(out[:n_extra], ops.mul(causal_gather(u)[w:w + n_extra], powers[w]))
+            return out
+
+        return sink_forward, sink_gather
+
+    def cost_terms(self, length: int):
+        span = num(length) if self.window is None else min(num(length), num(self.window + self.sinks))
+        return 4.0, 6.0, 1.45 * span, ""
+
     @property
     def label(self) -> str:
         return f"sinks s={self.sinks}" + ("" if self.window is None else f" + window w={self.window}")
@@ -110,3 +204,10 @@ class Sinks(Mask):
     @property
     def spec(self) -> str:
         return f"sinks:{self.sinks}" + ("" if self.window is None else f":{self.window}")
+
+
+def _window_alibi(w: int, length: int, m, ops):
+    """(forward, gather, powers q^0..q^L) of ALiBi weights over a causal window w < L."""
+    powers = ops.geometric_powers(m, length + 1)
+    gather = lambda u: geometric_window_gather(u, w, m, ops, powers)  # noqa: E731
+    return (lambda g: gather(g[::-1])[::-1]), gather, powers

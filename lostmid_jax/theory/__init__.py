@@ -11,11 +11,12 @@ a_l the attention weight of block l.
 
 Other Step-0 attention priors replace M by another row-stochastic A
 (``prior=``: Causal, Bidirectional, SlidingWindow, Chunks, PrefixLM, Sinks,
-ALiBi; :mod:`.priors`; and Content, softmax attention with a self bonus,
-key scores, ALiBi, head weights and a temperature over any of these masks,
-:mod:`.content`). Every row, for every prior and arithmetic (float64,
-log space, exact rationals, mpmath, arb balls), runs through one structured
-operator r -> r A (:mod:`.prior_ops` over :mod:`._arith`) in O(H L); the
+ALiBi; and Content, softmax attention with a self bonus, key scores, ALiBi,
+head weights and a temperature over any of these masks: one class each in
+:mod:`lostmid_jax.masks`, shared with nn). Every row, for every prior and
+arithmetic (float64, log space, exact rationals, mpmath, arb balls), runs
+through one structured operator r -> r A (each prior's ``row_operator``,
+:mod:`.prior_ops`, over :mod:`._arith`) in O(H L); the
 dense matrices of :mod:`.cesaro` and :mod:`.prior_matrix` are the
 independent route the tests compare against. :mod:`.variants` builds the
 random-matrix path sums of measured branch gains on the same operator.

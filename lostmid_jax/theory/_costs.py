@@ -16,26 +16,14 @@ Exact rows of the causal prior grow by ~1.45 L + 2 bits(a) bits per layer
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
-from .content import Content
-from .priors import ALiBi, Bidirectional, Chunks, SlidingWindow, Sinks
+from ..masks._costs import FLOAT_BYTES, check_dense  # noqa: F401  (check_dense kept importable here)
+from ..masks._costs import num as _num
 from ..resources import check_budget, check_operations
 
 CALL_NS = 1e4
 """Python + numpy overhead of one vectorized step (a layer, a head, a segment)."""
-
-FLOAT_BYTES = 8
-
-
-def _num(n) -> float:
-    """An int size as a float; inf past float range (10**400 layers cost inf, and are refused)."""
-    try:
-        return float(n)
-    except OverflowError:
-        return math.inf
-
 
 def number_bytes(arithmetic: str, dps: int = 0, bits: float = 0.0) -> float:
     """Bytes of one number: float64 8; mpf / arb ~ dps digits; Fraction ~ bits of numerator + denominator."""
@@ -74,35 +62,13 @@ def value_bits(value) -> int:
     return max(1, abs(f.numerator).bit_length()) + f.denominator.bit_length()
 
 
-def _prior_terms(prior, length: int) -> tuple[float, float, float, str]:
-    """(entry multiplier, extra numpy calls per layer, exact bits per layer from the row sizes, description)."""
-    length = _num(length)
-    if isinstance(prior, Content):
-        per_head = length if prior.dense else 6.0  # dense kernels: L entries per row entry
-        return (per_head * prior.heads, 8.0 * prior.heads, 1.45 * length,
-                f"prior=Content(heads={prior.heads}{', dense' if prior.dense else ''})")
-    if isinstance(prior, ALiBi):
-        return 2.0 * prior.n_heads, 2.0 * prior.n_heads, 1.45 * length, f"prior=ALiBi(n_heads={prior.n_heads})"
-    if isinstance(prior, Chunks):
-        n = len(prior.lengths)
-        return 1.0, 1.0 * n, 1.45 * _num(max(prior.lengths)), f"prior=Chunks with {n} segments"
-    if isinstance(prior, SlidingWindow):
-        return 3.0, 4.0, 1.45 * min(length, _num(prior.width)), ""
-    if isinstance(prior, Sinks):
-        span = length if prior.window is None else min(length, _num(prior.window + prior.count))
-        return 4.0, 6.0, 1.45 * span, ""
-    if isinstance(prior, Bidirectional):
-        return 1.0, 2.0, math.log2(length) + 1, ""
-    return 1.0, 2.0, 1.45 * length, ""  # Causal, PrefixLM
-
-
 def check_row(length: int, depth: int, prior, arithmetic: str, *, dps: int = 0, schedule=None) -> None:
     """Budget of one influence row: L entries, H layers, in ``arithmetic`` (float64, log, jax, exact, mpmath, arb).
 
     Without ``schedule`` (before the per-layer values exist) exact numbers
     are costed at their smallest size; call again with it for the exact backend.
     """
-    mult, calls, bits_per_layer, prior_text = _prior_terms(prior, length)
+    mult, calls, bits_per_layer, prior_text = prior.cost_terms(length)  # the kind's terms
     active = _num(depth) if schedule is None else sum(1 for a in schedule if a != 0)
     shown, length = length, _num(length)
     bits = 0.0
@@ -111,10 +77,8 @@ def check_row(length: int, depth: int, prior, arithmetic: str, *, dps: int = 0, 
         bits = active * (bits_per_layer + 2 * a_bits + 2)
     per_entry = number_ns(arithmetic, dps, bits / 2)
     operations = active * (CALL_NS * (1 + calls) + length * mult * per_entry)
-    heads = prior.n_heads if isinstance(prior, ALiBi) else 0
-    if isinstance(prior, Content):  # norms (and dense kernels) per layer row and head, once
-        heads = prior.heads * prior.layers * (length if prior.dense else 1.0)
-    operations += heads * length * per_entry  # ALiBi norms, once
+    heads = prior.norm_heads(length)
+    operations += heads * length * per_entry  # ALiBi norms (and dense kernels), once
     nbytes = length * number_bytes(arithmetic, dps, bits) * (8 + 2 * heads) + 8.0 * active
     what = f"length={shown}, depth={depth}" + (f", {prior_text}" if prior_text else "")
     if arithmetic in ("mpmath", "arb"):
@@ -152,18 +116,6 @@ def check_density(n_x: int, depth: int, arithmetic: str = "log", *, dps: int = 0
     else:
         nbytes, operations = n_x * number_bytes("mpmath", dps) * 4, n_x * max(depth, 1) * 5 * number_ns("mpmath", dps)
     check_budget(f"x with {n_x} points, depth={shown}", nbytes=nbytes, operations=operations)
-
-
-def check_dense(name: str, length: int, *, exact: bool, copies: float = 3.0, per_entry_ns: float = 10.0,
-                heads: int = 0) -> None:
-    """Budget of a dense L x L matrix (float64, or Fraction objects when ``exact``)."""
-    entries = _num(length) * _num(length)
-    if exact:
-        nbytes, operations = entries * 120 * copies, entries * per_entry_ns
-    else:
-        nbytes, operations = entries * FLOAT_BYTES * (copies + heads), entries * per_entry_ns * max(1, heads)
-    what = f"{name}: length={length}" + (f", n_heads={heads}" if heads else "") + (", exact=True" if exact else "")
-    check_budget(what + " (a dense length x length matrix)", nbytes=nbytes, operations=operations)
 
 
 def check_matmul(n: int, m: int, p: int, bits: int) -> None:

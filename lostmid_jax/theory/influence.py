@@ -32,8 +32,7 @@ from ._arith import FieldOps, FloatOps, LogOps
 from ._fields import arb_field, fraction_field, mpmath_field
 from ._validate import alpha_schedule, check_backend, check_depth, check_dps, check_length
 from .prior_ops import rollout_row, row_operator
-from .content import Content
-from .priors import ALiBi, Causal, check_prior
+from ..masks import Causal, check_prior
 
 
 def influence_row(length: int, depth: int, alpha, *, prior=Causal(), backend: str = "float64", dps: int = 50):
@@ -93,13 +92,11 @@ def influence_row(length: int, depth: int, alpha, *, prior=Causal(), backend: st
     if backend == "jax":
         from . import influence_jax  # jax only when asked for
 
-        if isinstance(prior, Causal):
+        if prior == Causal():
             return influence_jax.row_jax(length, schedule)
-        if isinstance(prior, ALiBi):  # the same heads as a Content prior over the causal mask
-            prior = Content(heads=prior.n_heads, slopes=prior.rule if prior.slopes is None else prior.slopes)
-        return influence_jax.content_row_jax(length, schedule, prior)
+        return influence_jax.content_row_jax(length, schedule, prior.content_form() or prior)  # ALiBi: its heads
     if backend == "exact":
-        _check_rational(prior)
+        prior.check_rational()  # backend 'exact' needs rational weights (no content terms)
         _costs.check_row(length, depth, prior, backend, schedule=schedule)
         return _field_row(length, schedule, prior, fraction_field())
     if backend == "mpmath":
@@ -110,18 +107,8 @@ def influence_row(length: int, depth: int, alpha, *, prior=Causal(), backend: st
 
 def _check_layers(prior, depth: int) -> None:
     """A Content prior with per-layer values fits only its own depth."""
-    if isinstance(prior, Content) and prior.layers > 1 and prior.layers != depth:
+    if prior.layers > 1 and prior.layers != depth:
         raise ValueError(f"depth is {depth} but the prior gives per-layer values for {prior.layers} layers; they must match")
-
-
-def _check_rational(prior) -> None:
-    """backend 'exact' needs rational weights: a Content prior without scores, bonus or ALiBi terms."""
-    if not isinstance(prior, Content):
-        return
-    if prior.has_alibi or prior.scores is not None and any(c != prior.scores[0] for c in prior.scores) or any(
-            d != 0 for row in prior.diag for d in row):
-        raise ValueError("backend 'exact' needs rational attention weights: this Content prior has e^(score) terms "
-                         "(nonzero diag, varying scores or ALiBi slopes); use backend='mpmath' or 'arb'")
 
 
 def _field_row(length: int, schedule: tuple, prior, field) -> list:

@@ -64,11 +64,10 @@ def content_row_jax(length: int, schedule: tuple, prior) -> jax.Array:
     Raises:
       ValueError: naming ``backend``, for any other prior (use backend="float64").
     """
+    from ..masks import Causal, Content
     from ..masks.alibi_slopes import float_slopes
-    from .content import Content
-    from .priors import Causal
 
-    if not (isinstance(prior, Content) and isinstance(prior.mask, Causal)):
+    if not (isinstance(prior, Content) and prior.mask == Causal()):  # validation
         raise ValueError(f"backend 'jax' supports prior=Causal() and Content(mask=Causal(), ...) only, got prior={prior!r}; "
                          "use backend='float64'")
     t = float(prior.temperature)

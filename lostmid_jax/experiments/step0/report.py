@@ -354,13 +354,7 @@ def content_prior(model, length: int):
     measured = prior_for(model.cfg, measured_length, model=model, content=True)
     if measured_length == length:
         return measured
-    plain = prior_for(model.cfg, length)
-    if isinstance(plain, theory.Content):
-        mask = plain.mask
-    elif isinstance(plain, theory.ALiBi):
-        mask = theory.Causal()  # ALiBi is returned only where the mask is causal at this L
-    else:
-        mask = plain
+    mask = prior_for(model.cfg, length).support  # its mask (ALiBi is returned only where it is causal at L)
     return theory.check_prior(dataclasses.replace(measured, mask=mask), length)
 
 
