@@ -62,13 +62,19 @@ def value_bits(value) -> int:
     return max(1, abs(f.numerator).bit_length()) + f.denominator.bit_length()
 
 
+def _prior_terms(prior, length: int) -> tuple[float, float, float, str]:
+    """(entry multiplier, extra numpy calls per layer, exact bits per layer from the row sizes, description):
+    the prior kind's own terms (``prior.cost_terms``)."""
+    return prior.cost_terms(length)
+
+
 def check_row(length: int, depth: int, prior, arithmetic: str, *, dps: int = 0, schedule=None) -> None:
     """Budget of one influence row: L entries, H layers, in ``arithmetic`` (float64, log, jax, exact, mpmath, arb).
 
     Without ``schedule`` (before the per-layer values exist) exact numbers
     are costed at their smallest size; call again with it for the exact backend.
     """
-    mult, calls, bits_per_layer, prior_text = prior.cost_terms(length)  # the kind's terms
+    mult, calls, bits_per_layer, prior_text = _prior_terms(prior, length)
     active = _num(depth) if schedule is None else sum(1 for a in schedule if a != 0)
     shown, length = length, _num(length)
     bits = 0.0
