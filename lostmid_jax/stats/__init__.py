@@ -4,6 +4,7 @@ Shapes: S rows (seeds or replicates), L positions (1-based j, x = j / L), B bins
 
     profile_metrics   Spearman, Wasserstein-1, U statistics, the valley power law, peak-to-trough
     agreement         agreement(profiles, reference): bootstrap 95% CIs and the noise ceiling
+    misfit            log_misfit: THE misfit statistic (chi2 / dof of log residuals in standard errors)
     heldout           split_halves, heldout_score: fit on one half of the seeds, score on the other
     intervals         mean_sem, mean_halfwidth, t_interval, jackknife_interval, wilson_interval,
                       log_interval: means with their error over seeds, proportions, positive values
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from .._lazy import lazy_exports
 
-_SUBMODULES = ("agreement", "heldout", "intervals", "profile_metrics")
+_SUBMODULES = ("agreement", "heldout", "intervals", "misfit", "profile_metrics")
 __all__ = list(_SUBMODULES)
 
 __getattr__, __dir__ = lazy_exports(__name__, {}, _SUBMODULES)

@@ -68,6 +68,7 @@ from scipy import stats
 
 from ..validation import check_int
 from . import profile_metrics as metrics
+from ._profiles import bin_matrix, profiles_and_reference
 from .intervals import jackknife_interval
 
 LEVEL = 0.95
@@ -106,38 +107,6 @@ class Agreement:
             lo, hi = getattr(self, f"{name}_ci")
             out.update({f"{prefix}{name}": getattr(self, name), f"{prefix}{name}_lo": lo, f"{prefix}{name}_hi": hi})
         return out
-
-
-def _matrix(name: str, value, ndim: tuple[int, ...]) -> np.ndarray:
-    arr = np.asarray(value, dtype=np.float64)
-    if arr.ndim not in ndim:
-        want = " or ".join(f"{d}-D" for d in ndim)
-        raise ValueError(f"{name} must be {want}, got shape {arr.shape}")
-    if arr.shape[-1] < 1 or (arr.ndim == 2 and arr.shape[0] < 1):
-        raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite: {int(np.sum(~np.isfinite(arr)))} NaN or inf entries")
-    if np.any(arr < 0):
-        raise ValueError(f"{name} must be >= 0 (a profile is a mass over positions): {int(np.sum(arr < 0))} "
-                         "negative entries")
-    sums = arr.sum(axis=-1)
-    if np.any(sums <= 0):
-        raise ValueError(f"{name} must have a positive sum in every row")
-    return arr
-
-
-def bin_matrix(length: int, bins: int) -> np.ndarray:
-    """[L, B] 0/1 matrix: position j (1-based) -> bin ceil(j B / L) (equal bins of x = j/L)."""
-    j = np.arange(1, length + 1)
-    b = (j * bins + length - 1) // length - 1  # ceil(j B / L) - 1, exact in integers
-    out = np.zeros((length, bins))
-    out[np.arange(length), b] = 1.0
-    return out
-
-
-def _prepare(arr: np.ndarray, binner: np.ndarray | None) -> np.ndarray:
-    p = arr / arr.sum(axis=-1, keepdims=True)
-    return p if binner is None else p @ binner
 
 
 def _ranks(a: np.ndarray) -> np.ndarray:
@@ -292,21 +261,13 @@ def agreement(profiles, reference, *, bins: int | None = None, n_boot: int = 200
       ValueError: naming the argument: profiles not 2-D; reference not [L] or [S, L]; S < 2 with
         n_boot >= 1; bins outside 1..L; NaN or inf; negative entries; a row summing to 0.
     """
-    p_raw = _matrix("profiles", profiles, (2,))
-    ref_raw = _matrix("reference", reference, (1, 2))
-    rows, length = p_raw.shape
-    if ref_raw.shape[-1] != length or (ref_raw.ndim == 2 and ref_raw.shape[0] != rows):
-        raise ValueError(f"reference must have shape [L] or [S, L] = [{length}] or [{rows}, {length}] to match "
-                         f"profiles, got {list(ref_raw.shape)}")
+    p, q = profiles_and_reference(profiles, reference, bins)
+    rows, size = p.shape
     n_boot = check_int("n_boot", n_boot, 0)
     splits = check_int("splits", splits, 1)
     if n_boot > 0 and rows < 2:
         raise ValueError(f"profiles must have >= 2 rows for a bootstrap CI (n_boot={n_boot}), got {rows}; "
                          f"pass n_boot=0 for the point estimates alone")
-    size = length if bins is None else check_int("bins", bins, 1, length)
-    binner = None if size == length else bin_matrix(length, size)
-    p = _prepare(p_raw, binner)
-    q = _prepare(ref_raw, binner)
     paired = q.ndim == 2
     pbar, qbar = p.mean(0), (q.mean(0) if paired else q)
     if size >= 2:
@@ -325,77 +286,6 @@ def agreement(profiles, reference, *, bins: int | None = None, n_boot: int = 200
                      ceiling_ci=ceiling_ci, rows=rows, bins=size, reliability=rel)
 
 
-@dataclasses.dataclass(frozen=True)
-class Misfit:
-    """Log-profile residuals against a reference, in units of their per-position standard errors.
-
-    Attributes:
-      chi2: sum_j z_j^2, z_j the normal quantile of the t statistic (r_j - c) / se_j, over se_j > 0.
-      dof: those positions, less 1 (the free scale c) and less the parameters fitted to the profile.
-      p_value: P(chi^2_dof >= chi2): small when the residuals exceed the measurement noise.
-    """
-
-    chi2: float
-    dof: int
-    p_value: float
-
-    @property
-    def reduced(self) -> float:
-        """chi2 / dof (about 1 when the reference is right up to noise)."""
-        return self.chi2 / self.dof if self.dof > 0 else math.nan
-
-
-def log_misfit(profiles, reference, *, bins: int | None = None, fitted: int = 0) -> Misfit:
-    """Whether the reference misses the ensemble mean by more than its noise (a systematic misfit).
-
-    With p_s the normalized (and binned) rows [S, B] and q the reference, the residual of the log
-    profile is r_j = log pbar_j - log q_j, with the standard error se_j = sd_s(p_s,j) / (sqrt(S) pbar_j)
-    (delta method). A reference [S, B] of paired rows uses the paired differences instead:
-    r_j = mean_s d_s,j, se_j = sd_s(d_s,j) / sqrt(S), d_s,j = log p_s,j - log q_s,j. The free scale
-    c = sum_j w_j r_j / sum_j w_j (w_j = se_j^-2) is removed; t_j = (r_j - c) / se_j is a Student t
-    with S - 1 dof (se_j is estimated from the S rows), mapped to the normal quantile z_j with the same
-    tail probability, and
-
-        chi2 = sum_j z_j^2,   dof = #{j: se_j > 0} - 1 - fitted
-
-    (without the t -> z map, a few rows would inflate chi2 by (S - 1) / (S - 3)).
-
-    Args:
-      profiles: [S, L] (S >= 2), validated as in :func:`agreement`.
-      reference: [L] or paired [S, L].
-      bins: as in :func:`agreement`.
-      fitted: parameters of the reference fitted to this profile (1 for a fitted constant a).
-    """
-    p_raw = _matrix("profiles", profiles, (2,))
-    ref_raw = _matrix("reference", reference, (1, 2))
-    rows, length = p_raw.shape
-    if rows < 2:
-        raise ValueError(f"profiles must have >= 2 rows for per-position standard errors, got {rows}")
-    if ref_raw.shape[-1] != length or (ref_raw.ndim == 2 and ref_raw.shape[0] != rows):
-        raise ValueError(f"reference must have shape [{length}] or [{rows}, {length}], got {list(ref_raw.shape)}")
-    fitted = check_int("fitted", fitted, 0)
-    size = length if bins is None else check_int("bins", bins, 1, length)
-    binner = None if size == length else bin_matrix(length, size)
-    p, q = _prepare(p_raw, binner), _prepare(ref_raw, binner)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if q.ndim == 2:
-            d = np.log(p) - np.log(q)
-            r, se = d.mean(0), d.std(0, ddof=1) / math.sqrt(rows)
-        else:
-            pbar = p.mean(0)
-            r, se = np.log(pbar) - np.log(q), p.std(0, ddof=1) / (math.sqrt(rows) * pbar)
-    keep = np.isfinite(r) & np.isfinite(se) & (se > 0)
-    dof = int(keep.sum()) - 1 - fitted
-    if dof < 1:
-        return Misfit(math.nan, max(dof, 0), math.nan)
-    w = 1.0 / se[keep] ** 2
-    c = float(np.sum(w * r[keep]) / np.sum(w))
-    t = (r[keep] - c) / se[keep]  # Student t with S - 1 dof (se is estimated): map to N(0, 1) quantiles
-    z = stats.norm.isf(np.clip(stats.t.sf(t, rows - 1), 1e-300, 1 - 1e-16))
-    chi2 = float(np.sum(z ** 2))
-    return Misfit(chi2, dof, float(stats.chi2.sf(chi2, dof)))
-
-
 def bootstrap_interval(point: float, replicates, rows: int, *,
                        bounds: tuple[float, float] = (-math.inf, math.inf)) -> tuple[float, float]:
     """The 95% interval of :func:`agreement` (expanded basic bootstrap) from a statistic's value on the
@@ -403,5 +293,5 @@ def bootstrap_interval(point: float, replicates, rows: int, *,
     return _basic_ci(float(point), np.asarray(replicates, np.float64), *bounds, rows)
 
 
-__all__ = ["Agreement", "Misfit", "agreement", "bin_matrix", "bootstrap_interval", "log_misfit", "noise_ceiling",
+__all__ = ["Agreement", "agreement", "bin_matrix", "bootstrap_interval", "bootstrap_weights", "expansion", "noise_ceiling",
            "row_bootstrap_ci", "spearman_rows", "wasserstein_rows"]

@@ -19,12 +19,12 @@ receives copies of the fitting rows only (profiles and every per-row array of
 
   (bins where either is 0 are left out), with the same row bootstrap's 95%
   basic interval (:func:`lostmid_jax.stats.agreement.row_bootstrap_ci`);
-- the misfit statistic: the same centred log residuals in units of their
-  per-bin standard errors, chi2 = mean_b ((d_b - mean d) / (se_b / pbar_b))^2
-  with se_b the standard error over the scored rows of pbar_b. About 1 when
-  the reference differs from the truth by no more than the measurement noise;
-  much larger is a systematic misfit. It needs >= 4 scored rows (NaN
-  otherwise): with fewer, the per-bin standard errors are too noisy to divide by.
+- the misfit statistic (:func:`lostmid_jax.stats.misfit.log_misfit`): the
+  same log residuals, free scale removed, in units of their per-bin standard
+  errors over the scored rows; chi2 / dof is about 1 when the reference
+  differs from the truth by no more than the measurement noise, much larger
+  for a systematic misfit. It needs >= 4 scored rows (NaN otherwise): with
+  fewer, the per-bin standard errors are too noisy to divide by.
 
 split_halves permutes 0..S-1 with ``numpy.random.default_rng(seed)`` and puts
 the first floor(S/2) in the fitting half (sorted), the rest in the scored half.
@@ -38,7 +38,9 @@ import math
 import numpy as np
 
 from ..validation import check_int
-from .agreement import Agreement, agreement, bin_matrix, row_bootstrap_ci
+from ._profiles import normalized
+from .agreement import Agreement, agreement, row_bootstrap_ci
+from .misfit import Misfit, log_misfit
 
 
 MISFIT_ROWS = 4  # scored rows the misfit statistic needs
@@ -66,25 +68,6 @@ def split_halves(rows: int, *, seed: int = 0) -> Split:
     return Split(fit=tuple(sorted(int(i) for i in perm[:half])), score=tuple(sorted(int(i) for i in perm[half:])))
 
 
-def _normalized(profiles: np.ndarray, bins: int | None) -> np.ndarray:
-    p = profiles / profiles.sum(axis=-1, keepdims=True)
-    length = p.shape[-1]
-    return p if bins is None or bins == length else p @ bin_matrix(length, bins)
-
-
-def misfit_chi2(p, q) -> float:
-    """mean_b ((d_b - mean d) / (se_b / pbar_b))^2 for rows p [T, B] (T >= 2) vs q [B] (module docstring);
-    NaN when fewer than 2 bins have pbar, q and se all > 0."""
-    p, q = np.asarray(p, np.float64), np.asarray(q, np.float64)
-    pbar = p.mean(axis=0)
-    se = p.std(axis=0, ddof=1) / math.sqrt(p.shape[0])
-    keep = (pbar > 0) & (q > 0) & (se > 0)
-    if keep.sum() < 2:
-        return math.nan
-    d = np.log(pbar[keep] / pbar[keep].sum()) - np.log(q[keep] / q[keep].sum())
-    return float(np.mean(((d - d.mean()) * pbar[keep] / se[keep]) ** 2))
-
-
 def rms_log_error(pbar, q) -> float:
     """sqrt(mean_b (d_b - mean d)^2), d_b = log(pbar_b / q_b) over the bins where both are > 0 (NaN if < 2)."""
     pbar, q = np.asarray(pbar, np.float64), np.asarray(q, np.float64)
@@ -102,7 +85,7 @@ class HeldoutScore:
     Attributes:
       agreement: Spearman, W1, their CIs and the ceiling of the scored rows (:class:`Agreement`).
       rms_log, rms_log_ci: rms log error (module docstring) and its 95% CI.
-      misfit: the chi2 of the centred log residuals in standard errors (NaN with < 4 scored rows).
+      misfit: :func:`~lostmid_jax.stats.misfit.log_misfit` of the scored rows (NaN with < 4 scored rows).
       reference: [L] the reference the predictor returned.
       split: the rows used for fitting and for scoring.
     """
@@ -110,15 +93,16 @@ class HeldoutScore:
     agreement: Agreement
     rms_log: float
     rms_log_ci: tuple[float, float]
-    misfit: float
+    misfit: Misfit
     reference: np.ndarray
     split: Split
 
     def columns(self) -> dict[str, float]:
-        """Flat CSV columns: the agreement's, then rms_log, rms_log_lo, rms_log_hi, misfit_chi2."""
+        """Flat CSV columns: the agreement's, then rms_log, rms_log_lo, rms_log_hi, and the misfit's
+        chi2_dof, dof, p_misfit."""
         lo, hi = self.rms_log_ci
         return {**self.agreement.columns(), "rms_log": self.rms_log, "rms_log_lo": lo, "rms_log_hi": hi,
-                "misfit_chi2": self.misfit}
+                **self.misfit.columns()}
 
 
 def fit_rows(profiles, data: dict, split: Split) -> tuple[np.ndarray, dict]:
@@ -152,13 +136,14 @@ def heldout_score(profiles, data: dict, predict, *, split: Split, bins: int | No
     reference = np.asarray(predict(*fit_rows(profiles, data, split)), np.float64)
     scored = profiles[np.asarray(split.score)]
     agr = agreement(scored, reference, bins=bins, n_boot=n_boot if len(split.score) >= 2 else 0, seed=seed)
-    p, q = _normalized(scored, bins), _normalized(reference, bins)
+    p, q = normalized(scored, bins), normalized(reference, bins)
     rms = rms_log_error(p.mean(axis=0), q)
     ci = (math.nan, math.nan)
     if len(split.score) >= 2 and n_boot > 0 and math.isfinite(rms):
         ci = row_bootstrap_ci(p, lambda m: rms_log_error(m, q), n_boot=n_boot, seed=seed, bounds=(0.0, math.inf))
-    chi2 = misfit_chi2(p, q) if len(split.score) >= MISFIT_ROWS else math.nan
-    return HeldoutScore(agreement=agr, rms_log=rms, rms_log_ci=ci, misfit=chi2, reference=reference, split=split)
+    misfit = (log_misfit(scored, reference, bins=bins) if len(split.score) >= MISFIT_ROWS
+              else Misfit(math.nan, 0, math.nan))
+    return HeldoutScore(agreement=agr, rms_log=rms, rms_log_ci=ci, misfit=misfit, reference=reference, split=split)
 
 
-__all__ = ["HeldoutScore", "Split", "fit_rows", "heldout_score", "misfit_chi2", "rms_log_error", "split_halves"]
+__all__ = ["MISFIT_ROWS", "HeldoutScore", "Split", "fit_rows", "heldout_score", "rms_log_error", "split_halves"]

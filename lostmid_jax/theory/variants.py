@@ -56,7 +56,7 @@ from ..validation import check_int
 from . import _costs
 from ._arith import FloatOps
 from .prior_ops import row_operator
-from .priors import Causal, check_prior
+from ..masks import Causal, check_prior
 
 EXACT_LIMIT = 2**22  # 2^H L entries summed exactly; beyond, Monte Carlo over layer subsets
 

@@ -259,7 +259,7 @@ def test_figures_are_drawn_from_the_csvs_alone(run_dir):
 
 
 def test_judge_names_each_case():
-    from lostmid_jax.stats.agreement import Misfit
+    from lostmid_jax.stats.misfit import Misfit
     from lostmid_jax.experiments.step0.claims import judge
 
     big, small = Misfit(500.0, 100, 1e-40), Misfit(101.0, 100, 0.45)

@@ -30,7 +30,7 @@ probe standard error of that seed's estimate (randomized method; 0 for exact).
 
 The systematic-misfit statistic is the chi^2 of the log-profile residuals in
 units of their per-position standard errors
-(:func:`~lostmid_jax.stats.agreement.log_misfit`).
+(:func:`~lostmid_jax.stats.misfit.log_misfit`).
 """
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ import math
 import numpy as np
 
 from ...stats import profile_metrics as metrics
-from ...stats.agreement import agreement, bootstrap_interval, bootstrap_weights, log_misfit
+from ...stats.agreement import agreement, bootstrap_interval, bootstrap_weights
+from ...stats.misfit import log_misfit, misfit_columns
 from ...stats.intervals import jackknife_interval, sem_rows, t_interval
 from ...analysis.theory_fit import fit_constant_alpha, theory_row
 from .config import CONTENT_LENGTH
@@ -258,12 +259,6 @@ def metric_ci(summary: dict, name: str) -> tuple[float, float]:
     return summary.get("ci", {}).get(name, _NAN2)
 
 
-def _misfit_columns(summary: dict, ref: str) -> dict:
-    m = summary.get("misfit", {}).get((ref, summary["length"]))
-    return {f"chi2_dof_{ref}": m.reduced if m else math.nan, f"dof_{ref}": m.dof if m else None,
-            f"p_misfit_{ref}": m.p_value if m else math.nan}
-
-
 def metric_records(summaries: dict, plans: dict) -> list[dict]:
     """Rows of metrics.csv: one per (preset, variant); each metric with a CI has <name>_lo, <name>_hi."""
     rows = []
@@ -282,7 +277,7 @@ def metric_records(summaries: dict, plans: dict) -> list[dict]:
         row["ceiling"] = total.ceiling if total else math.nan
         row["ceiling_lo"], row["ceiling_hi"] = total.ceiling_ci if total else _NAN2
         for ref in ("measured", "fitted", "native"):
-            row.update(_misfit_columns(s, ref))
+            row.update(misfit_columns(s.get("misfit", {}).get((ref, s["length"])), f"_{ref}"))
         rows.append(row)
     return rows
 
@@ -295,8 +290,7 @@ def agreement_records(summaries: dict) -> list[dict]:
             m = s.get("misfit", {}).get((ref, bins)) if pathway == "total" else None
             out.append(dict(preset=name, variant=variant, pathway=pathway, reference=_REFERENCE[ref], bins=bins,
                             binned=bins < s["length"], rows=ag.rows, **ag.columns(), reliability=ag.reliability,
-                            chi2_dof=m.reduced if m else math.nan, dof=m.dof if m else None,
-                            p_misfit=m.p_value if m else math.nan))
+                            **misfit_columns(m)))
     return out
 
 

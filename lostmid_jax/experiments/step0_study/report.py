@@ -53,8 +53,12 @@ COLUMNS = {
         "rms_log": ("rms over bins of the log ratio of held-out mean profile to theory row, free scale", "nats"),
         "rms_log_lo": ("lower end of the 95% CI of rms_log", "nats"),
         "rms_log_hi": ("upper end of the 95% CI of rms_log", "nats"),
-        "misfit_chi2": ("mean squared centred log residual in units of its per-bin standard error "
-                        "(about 1: within the noise; much larger: systematic misfit; empty with < 4 held-out seeds)", ""),
+        "chi2_dof": ("chi^2 / dof of the log residuals vs the theory row, free scale removed, in per-bin standard "
+                     "errors of the held-out seeds (stats.misfit.log_misfit; about 1: within the noise; much "
+                     "larger: systematic misfit; empty with < 4 held-out seeds; runs before this column wrote "
+                     "misfit_chi2, the mean squared centred residual in standard errors)", ""),
+        "dof": ("degrees of freedom of chi2_dof", ""),
+        "p_misfit": ("P(chi^2 >= observed): small = a systematic misfit beyond the noise", ""),
         "within_ceiling": ("True when the Spearman's CI reaches the ceiling's CI (spearman_hi >= ceiling_lo; the "
                            "point values where a CI is missing)", ""),
         "a_fit": ("the fitted constant a (variant fitted_a; empty otherwise)", ""),
@@ -309,7 +313,16 @@ def _scores(r: dict) -> str:
     return (f"Spearman {_ci(g('spearman'), g('spearman_lo'), g('spearman_hi'))}, "
             f"W1 {_ci(g('wasserstein'), g('wasserstein_lo'), g('wasserstein_hi'), '.4f')}, "
             f"rms log error {_ci(g('rms_log'), g('rms_log_lo'), g('rms_log_hi'))}"
-            + (f", misfit chi2 {g('misfit_chi2'):.3g}" if math.isfinite(g("misfit_chi2")) else ""))
+            + _misfit_text(r))
+
+
+def _misfit_text(r: dict) -> str:
+    """', chi2/dof X over N dof' (', misfit chi2 X' for a run that wrote the old misfit_chi2 column), or ''."""
+    if "chi2_dof" not in r and "misfit_chi2" in r:
+        old = _get(r, "misfit_chi2")
+        return f", misfit chi2 {old:.3g}" if math.isfinite(old) else ""
+    value = _get(r, "chi2_dof")
+    return f", chi2/dof {value:.3g} over {int(_get(r, 'dof'))} dof" if math.isfinite(value) else ""
 
 
 def _convergence_line(tabs: dict, preset: str, variant: str) -> str:
