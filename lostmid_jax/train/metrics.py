@@ -1,9 +1,9 @@
 """Scalar summaries of an influence profile n_j (j = 0..L-1) used in snapshots.
 
-    valley_depth   log10( n_{L-1} / mean_{j in middle} n_j )
-                   middle = 0.35 L <= j <= 0.65 L, more than 2 positions from
-                   any document boundary. Larger = deeper relative valley
-                   (middle weaker against the recency anchor).
+    valley_depth   log10( n_{L-1} / mean_{j in valley band} n_j )
+                   valley band = 0.35 L <= j <= 0.65 L (VALLEY_BAND), more than 2
+                   positions from any document boundary. Larger = deeper relative
+                   valley (the bottom of the U weaker against the recency anchor).
     boundary_spike mean over interior boundaries b of
                    log10( n_b / median_{0 < |j - b| <= w} n_j ):
                    > 0 when document starts stand out of their neighbourhood.
@@ -12,13 +12,28 @@
                    log10( sqrt(start_c end_c) / middle_c ), start_c / end_c the
                    mean n over the w = max(1, round(0.1 N)) positions after the
                    BOS at s (that one is the boundary spike's) / before e, and
-                   middle_c over 0.35 <= (j - s)/(N - 1) <= 0.65.
+                   middle_c over the valley band 0.35 <= (j - s)/(N - 1) <= 0.65.
                    > 0: a U inside the document (both edges above its middle).
+
+The middle of a profile (x = 1/2) and its band (band < x < 1 - band) are defined
+once, in :mod:`lostmid_jax.theory.middle`. The valley band is a different band on
+purpose and is named for it: the central 30% around x = 1/2
+(:data:`~lostmid_jax.theory.middle.MIDDLE_X` +- 0.15), narrower than the theory's
+middle band (0.1, 0.9) whose flanks already climb toward primacy and recency, so
+the valley is measured at the bottom of the U; its positions are 0-based
+(j / L for j = 0..L-1, where the theory has j = 1..L) and it leaves out
+positions next to document boundaries. The stored columns <pathway>_valley and
+<pathway>_doc_u are defined with it.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from ..theory.middle import MIDDLE_X
+
+VALLEY_BAND = (MIDDLE_X - 0.15, MIDDLE_X + 0.15)
+"""(lo, hi) = (0.35, 0.65): the valley band over relative position (see the module docstring)."""
 
 
 def _norms(norms) -> np.ndarray:
@@ -28,8 +43,10 @@ def _norms(norms) -> np.ndarray:
     return n
 
 
-def middle_mask(length: int, boundaries, *, lo: float = 0.35, hi: float = 0.65, guard: int = 2) -> np.ndarray:
-    """[L] bool: the middle band, minus ``guard`` positions around each boundary."""
+def valley_band_mask(length: int, boundaries, *, lo: float = VALLEY_BAND[0], hi: float = VALLEY_BAND[1],
+                     guard: int = 2) -> np.ndarray:
+    """[L] bool: the valley band lo L <= j <= hi L (j = 0..L-2), minus ``guard`` positions around each
+    boundary; the single position j = L // 2 when nothing is left."""
     j = np.arange(length)
     mask = (j >= lo * length) & (j <= hi * length) & (j < length - 1)
     for b in np.asarray(boundaries, int):
@@ -39,10 +56,13 @@ def middle_mask(length: int, boundaries, *, lo: float = 0.35, hi: float = 0.65, 
     return mask
 
 
+middle_mask = valley_band_mask  # the old name, for one release (it is not theory.middle.middle_mask)
+
+
 def valley_depth(norms, boundaries=()) -> float:
-    """log10 of recency (last position) over the mean middle influence."""
+    """log10 of recency (last position) over the mean influence in the valley band."""
     n = _norms(norms)
-    mid = n[middle_mask(n.size, boundaries)].mean()
+    mid = n[valley_band_mask(n.size, boundaries)].mean()
     return float(np.log10(n[-1] / mid)) if mid > 0 and n[-1] > 0 else float("nan")
 
 
@@ -65,7 +85,7 @@ def pathway_norm(norms) -> float:
     return float(np.sqrt(np.sum(np.square(_norms(norms)))))
 
 
-def doc_u_profile(norms, boundaries, *, edge: float = 0.1, lo: float = 0.35, hi: float = 0.65,
+def doc_u_profile(norms, boundaries, *, edge: float = 0.1, lo: float = VALLEY_BAND[0], hi: float = VALLEY_BAND[1],
                   min_length: int = 5) -> np.ndarray:
     """[C] document-local U depth of each document (see module docstring); NaN for
     documents shorter than ``min_length`` positions or with a zero mean."""

@@ -13,6 +13,8 @@ the numbers are those of the trained function, rounded as in training.
 
 from __future__ import annotations
 
+import math
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -20,6 +22,7 @@ from flax import nnx
 
 from .. import analysis
 from ..nn import Execution
+from ..theory.middle import MIDDLE_X
 from . import metrics, tasks
 from .config import TrainConfig, training_execution
 from .step import predict_values
@@ -67,11 +70,16 @@ def take_snapshot(cfg: TrainConfig, graphdef, params, step: int, evalset: dict |
         acc = accuracy_by_needle_bin(graphdef, params, evalset, cfg.needle_bins, execution)
         rec.update({f"acc_bin{b}": float(v) for b, v in enumerate(acc)})
         rec["acc_mean"] = float(acc.mean())
-        rec["acc_middle"] = float(acc[middle_bins(cfg.needle_bins)].mean())
+        rec["acc_middle"] = float(acc[central_needle_bins(cfg.needle_bins)].mean())
     rec["profiles"] = {name: getattr(split, name).norms.tolist() for name in ("total", "value", "score")}
     return rec
 
 
-def middle_bins(bins: int) -> np.ndarray:
-    """The central bin (odd count) or two central bins (even count)."""
-    return np.array([bins // 2]) if bins % 2 else np.array([bins // 2 - 1, bins // 2])
+def central_needle_bins(bins: int) -> np.ndarray:
+    """The needle bins b whose range [b / bins, (b + 1) / bins] holds the middle x = 1/2
+    (theory.middle.MIDDLE_X): the central bin (odd count) or the two either side of 1/2 (even count)."""
+    mid = MIDDLE_X * bins
+    return np.arange(math.ceil(mid) - 1, math.floor(mid) + 1)
+
+
+middle_bins = central_needle_bins  # the old name, for one release

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..theory.middle import MIDDLE_X
 from .config import N_SPECIAL, TrainConfig
 
 BOS, QUERY = 0, 1
@@ -50,8 +51,9 @@ def chance_accuracy(cfg: TrainConfig) -> float:
 
 
 def middle_weights(x: np.ndarray, strength: float) -> np.ndarray:
-    """w(x) = 1 + s (1 - |2x - 1|) for relative positions x in [0, 1]: peaks at x = 1/2."""
-    return 1.0 + strength * (1.0 - np.abs(2.0 * np.asarray(x, np.float64) - 1.0))
+    """w(x) = 1 + s (1 - 2 |x - 1/2|) for relative positions x in [0, 1]: peaks at the middle
+    x = :data:`~lostmid_jax.theory.middle.MIDDLE_X` = 1/2."""
+    return 1.0 + strength * (1.0 - 2.0 * np.abs(np.asarray(x, np.float64) - MIDDLE_X))
 
 
 def needle_bin_edges(pairs: int, bins: int) -> np.ndarray:
@@ -59,11 +61,26 @@ def needle_bin_edges(pairs: int, bins: int) -> np.ndarray:
     return (np.arange(bins + 1) * pairs) // bins
 
 
-def middle_pairs(pairs: int) -> np.ndarray:
-    """Pair indices whose relative position (i + 1/2) / k lies in [1/4, 3/4] (at least one)."""
+NEEDLE_MIDDLE_BAND = (MIDDLE_X - 0.25, MIDDLE_X + 0.25)
+"""(lo, hi) = (1/4, 3/4): the needle positions of the curriculum's middle needles.
+
+The central half of the pairs around x = 1/2 (theory.middle.MIDDLE_X). A band of
+its own: narrower than the theory's middle band (0.1, 0.9), so the curriculum
+trains only on needles well inside the valley, yet wide enough that a curriculum
+of k pairs still draws from about k/2 needle positions. Runs trained with the
+"curriculum" intervention (and their stored outputs) depend on it."""
+
+
+def needle_middle_pairs(pairs: int) -> np.ndarray:
+    """Pair indices whose relative position (i + 1/2) / k lies in NEEDLE_MIDDLE_BAND = [1/4, 3/4]
+    (at least one: i = k // 2)."""
     x = (np.arange(pairs) + 0.5) / pairs
-    idx = np.flatnonzero((x >= 0.25) & (x <= 0.75))
+    lo, hi = NEEDLE_MIDDLE_BAND
+    idx = np.flatnonzero((x >= lo) & (x <= hi))
     return idx if idx.size else np.array([pairs // 2])
+
+
+middle_pairs = needle_middle_pairs  # the old name, for one release
 
 
 def _bigram(cfg: TrainConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -98,7 +115,7 @@ def needle_probs(cfg: TrainConfig, step: int) -> np.ndarray:
         p = middle_weights(x, cfg.middle_strength)
     elif cfg.intervention == "curriculum" and step < cfg.curriculum_steps:
         p = np.zeros(k)
-        p[middle_pairs(k)] = 1.0
+        p[needle_middle_pairs(k)] = 1.0
     else:
         p = np.ones(k)
     return p / p.sum()

@@ -63,3 +63,18 @@ def test_doc_u_short_documents_and_bad_input():
         metrics.doc_u(np.ones(12), [0], min_length=2)
     with pytest.raises(ValueError, match="edge"):
         metrics.doc_u_profile(np.ones(12), [0], edge=0.5)
+
+
+def test_training_bands_are_named_and_centred_on_the_theory_middle():
+    """train/ reads the middle x = 1/2 from theory.middle; its bands differ from the theory's and say so."""
+    from lostmid_jax.theory.middle import MIDDLE_X
+    from lostmid_jax.train import snapshots, tasks
+
+    assert metrics.VALLEY_BAND == (0.35, 0.65) and sum(metrics.VALLEY_BAND) / 2 == MIDDLE_X
+    assert tasks.NEEDLE_MIDDLE_BAND == (0.25, 0.75) and sum(tasks.NEEDLE_MIDDLE_BAND) / 2 == MIDDLE_X
+    assert metrics.middle_mask is metrics.valley_band_mask  # old names kept for one release
+    assert tasks.middle_pairs is tasks.needle_middle_pairs and snapshots.middle_bins is snapshots.central_needle_bins
+    assert [snapshots.central_needle_bins(b).tolist() for b in (1, 2, 4, 5)] == [[0], [0, 1], [1, 2], [2]]
+    assert tasks.needle_middle_pairs(8).tolist() == [2, 3, 4, 5] and tasks.needle_middle_pairs(1).tolist() == [0]
+    np.testing.assert_array_equal(tasks.middle_weights([0.0, 0.25, 0.5, 1.0], 2.0), [1.0, 2.0, 3.0, 1.0])
+    np.testing.assert_array_equal(np.flatnonzero(metrics.valley_band_mask(20, ())), np.arange(7, 14))

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...stats.intervals import mean_halfwidth
 from ...train import tasks
-from ...train.snapshots import middle_bins
+from ...train.snapshots import central_needle_bins
 
 SMOKE_STEPS = 10  # runs this short (or with one seed) are smoke-sized: the verdict says so
 
@@ -106,8 +106,8 @@ def _accuracy_lines(exp, records, first, last) -> list[str]:
         acc, val = _series(records, variant, "acc_middle", last), _series(records, variant, "total_valley", last)
         ma, half_a = mean_halfwidth([acc[s] - base_acc[s] for s in acc if s in base_acc])
         mv, half_v = mean_halfwidth([val[s] - v1[s] for s in val if s in v1])
-        lines.append(f"{variant} vs baseline (paired by seed), step {last}: middle-bin {(middle_bins(bins) + 1).tolist()} "
-                     f"accuracy {_ci(ma, half_a)} -> "
+        lines.append(f"{variant} vs baseline (paired by seed), step {last}: "
+                     f"middle-bin {(central_needle_bins(bins) + 1).tolist()} accuracy {_ci(ma, half_a)} -> "
                      + _call(ma, half_a, "raises middle accuracy", "lowers middle accuracy")
                      + f"; valley {_ci(mv, half_v)} -> " + _call(mv, half_v, "deeper valley", "shallower valley")
                      + _paired(records, variant, "total_doc_u", last, "document-local U"))
