@@ -26,7 +26,9 @@ analysis; experiments use everything below them):
     parallel     meshes, work spread over devices and hosts.
     kernels      the fused CPU attention kernel, compiled only when a run
                  selects it.
-    io           run directories, config.json and CSV files.
+    runs         run directories: claiming one, atomic writes, config.json,
+                 CSV files, load_run, plot and report (io, results and
+                 report are aliases of it for one release).
     plots        figures that return a matplotlib Figure and accept ax=.
     cli          the ``lostmid`` command, a thin adapter over the experiments.
     validation   argument checks: a ValueError naming the argument and range.

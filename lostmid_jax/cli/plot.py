@@ -6,7 +6,7 @@ from __future__ import annotations
 def add_arguments(p) -> None:
     """The flags of ``lostmid plot``."""
     p.description = ("Redraw the figures of RUN_DIR from its CSV files and config.json alone "
-                     "(lostmid_jax.io.load_run, then the experiment's figures(tables, cfg)).")
+                     "(lostmid_jax.runs.load_run, then the experiment's figures(tables, cfg)).")
     p.add_argument("run_dir", help="a run directory (config.json, CSV files)")
     p.add_argument("--format", default="png", metavar="FORMATS",
                    help="comma-separated formats among png, pdf, svg (default: png)")
@@ -15,7 +15,8 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     """Redraw and save; prints each file written."""
-    from ..results import draw, load_run, parse_formats, save_figures
+    from ..runs.load import load_run
+    from ..runs.plot import draw, parse_formats, save_figures
 
     formats = parse_formats(args.format)
     loaded = load_run(args.run_dir)

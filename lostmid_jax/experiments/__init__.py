@@ -1,11 +1,11 @@
 """One module per experiment: a frozen config, run(cfg, run_dir) -> result, records, verdict, figures.
 
     from lostmid_jax import experiments
-    import lostmid_jax.io
+    import lostmid_jax.runs
     exp = experiments.load("depth_sweep")                 # the module (imported on demand)
     cfg = exp.Config(depths=(1, 2, 4), lengths=(256,))
     result = experiments.execute(exp, cfg, "runs/mine")   # writes the run directory, prints the verdict
-    run = lostmid_jax.io.load_run("runs/mine")            # ... and reads it back as typed tables
+    run = lostmid_jax.runs.load_run("runs/mine")          # ... and reads it back as typed tables
 
 Each experiment module defines:
 
@@ -19,7 +19,7 @@ Each experiment module defines:
     summary(result)  -> str                                   (table.txt, printed)
     verdict(result)  -> list[str]                             (verdict.txt, printed)
     figures(tables, cfg) -> {file stem: matplotlib Figure}    drawn from ``tables`` alone
-                            (CSV stem -> pandas.DataFrame, what lostmid_jax.io.load_run gives),
+                            (CSV stem -> pandas.DataFrame, what lostmid_jax.runs.load_run gives),
                             so ``lostmid plot RUN_DIR`` redraws them; saved as PNG at 150 dpi
 
 and optionally ``resolve(cfg) -> cfg`` ("auto" values replaced by what will run,
@@ -48,6 +48,8 @@ from __future__ import annotations
 
 import importlib
 
+from ..runs.registry import register
+
 # module name -> (`lostmid` subcommand, one-line description)
 EXPERIMENTS = {
     "depth_sweep": ("sweep", "sweep depth, a and L over the exact Step-0 profile (the main job)"),
@@ -64,6 +66,9 @@ def load(name: str):
     if name not in EXPERIMENTS:
         raise ValueError(f"experiment must be one of {tuple(EXPERIMENTS)}, got {name!r}")
     return importlib.import_module(f"{__name__}.{name}")
+
+
+register(EXPERIMENTS, load)  # load_run (lostmid_jax.runs) finds the experiments by name
 
 
 def execute(exp, cfg, run_dir, **kwargs):

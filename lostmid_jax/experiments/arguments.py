@@ -26,7 +26,7 @@ import re
 import types
 import typing
 
-from .configs import field_default, field_types, nested_class
+from ..runs.config import field_default, field_types, nested_class
 
 _NONE_WORDS = ("none", "null")
 MAX_RANGE = 100_000  # values one 'a-b' range may expand to

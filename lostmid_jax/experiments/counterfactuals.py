@@ -33,7 +33,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..validation import check_float, check_int
-from .configs import tuples_from_lists
+from ..runs.config import tuples_from_lists
 
 NAME = "counterfactuals"
 VERDICT_TITLE = "which priors remove or move the Step-0 dead zone"
@@ -394,7 +394,7 @@ def verdict(result: Result) -> list[str]:
 def figures(tables: dict, cfg: Config) -> dict:
     """The three figures, drawn from the run's tables alone (:func:`lostmid_jax.plots.counterfactuals.figures`).
 
-    ``tables``: {"results": DataFrame, "profiles": DataFrame} as ``lostmid_jax.io.load_run`` returns them.
+    ``tables``: {"results": DataFrame, "profiles": DataFrame} as ``lostmid_jax.runs.load_run`` returns them.
     Returns {"fig1_profiles": Figure, "fig2_valley_vs_depth": Figure, "fig3_family_dead_zone": Figure}.
     """
     from ..plots.counterfactuals import figures as draw

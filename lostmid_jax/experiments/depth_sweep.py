@@ -20,7 +20,7 @@ import dataclasses
 import math
 
 from ..validation import check_float, check_int
-from .configs import tuples_from_lists
+from ..runs.config import tuples_from_lists
 
 NAME = "depth_sweep"
 VERDICT_TITLE = "the factorial middle law"
@@ -363,7 +363,7 @@ def summary(result: Result) -> str:
 def figures(tables: dict, cfg: Config) -> dict:
     """The four figures, drawn from the run's tables alone (:func:`lostmid_jax.plots.depth_sweep.figures`).
 
-    ``tables``: {"results": DataFrame, "profiles": DataFrame} as ``lostmid_jax.io.load_run`` returns them.
+    ``tables``: {"results": DataFrame, "profiles": DataFrame} as ``lostmid_jax.runs.load_run`` returns them.
     Returns {"fig1_u_curves": Figure, ..., "fig4_peak_to_trough": Figure}.
     """
     from ..plots.depth_sweep import figures as draw

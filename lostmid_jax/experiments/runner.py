@@ -19,7 +19,7 @@ modules announce their long set-up steps (building models, compiling) with
 
 A CSV column that the module's COLUMNS does not describe is marked
 "(undocumented)" in columns.csv and raises
-:class:`~lostmid_jax.results.UndocumentedColumnsWarning` once everything is
+:class:`~lostmid_jax.runs.UndocumentedColumnsWarning` once everything is
 written (an error under the test suite's settings).
 """
 
@@ -33,13 +33,19 @@ import sys
 import time
 import warnings
 
-from .. import io, results
+from ..runs.atomic import write_atomic
+from ..runs.claim import claim_run_dir
+from ..runs.config import jsonable
+from ..runs.config_file import CONFIG_FILE, write_config
+from ..runs.plot import draw_figures, figure_title, save_figures
+from ..runs.tables import (COLUMNS_FILE, UNDOCUMENTED, UndocumentedColumnsWarning, csv_name, dictionary, read_tables,
+                           write_csv)
 
 log = logging.getLogger("lostmid_jax.experiments")
 
 _STANDARD_FILES = {
-    "config.json": "the configuration, package versions, git revision, status and run time",
-    results.COLUMNS_FILE: "the column dictionary: file, column, meaning, unit of every CSV column",
+    CONFIG_FILE: "the configuration, package versions, git revision, status and run time",
+    COLUMNS_FILE: "the column dictionary: file, column, meaning, unit of every CSV column",
     "table.txt": "the summary table printed above",
     "verdict.txt": "the verdict printed above",
 }
@@ -78,37 +84,13 @@ def _phase_log(show: bool):
         log.propagate = propagate
 
 
-def dictionary(exp, tables: dict[str, list[dict]]) -> tuple[list[dict], dict[str, list[str]]]:
-    """(rows of columns.csv, {file: columns COLUMNS leaves out}) for the CSV ``tables`` of ``exp``.
-
-    ``exp.COLUMNS`` maps a CSV file name (with or without ".csv") to {column: (meaning, unit)}.
-    """
-    documented = getattr(exp, "COLUMNS", {})
-    documented = {_csv_name(k): v for k, v in documented.items()} if isinstance(documented, dict) else {}
-    rows, missing = [], {}
-    for name, records in tables.items():
-        known = documented.get(name, {})
-        for column in records[0]:
-            if column in known:
-                meaning, unit = known[column]
-            else:
-                meaning, unit = results.UNDOCUMENTED, ""
-                missing.setdefault(name, []).append(column)
-            rows.append({"file": name, "column": column, "meaning": meaning, "unit": unit})
-    return rows, missing
-
-
-def _csv_name(name: str) -> str:
-    return name if name.endswith(".csv") else f"{name}.csv"
-
-
 def _draw(exp, cfg, run_dir: pathlib.Path) -> dict[str, str]:
     """Draw and save the figures; {file name: what it shows}."""
-    tables = results.read_tables(run_dir)  # exactly what load_run gives `lostmid plot`
-    figures = results.draw_figures(exp, tables, cfg)
-    titles = {stem: results.figure_title(fig) for stem, fig in figures.items()}
+    tables = read_tables(run_dir)  # exactly what load_run gives `lostmid plot`
+    figures = draw_figures(exp, tables, cfg)
+    titles = {stem: figure_title(fig) for stem, fig in figures.items()}
     log.info(f"{exp.NAME}: saving {len(figures)} figures")
-    written = results.save_figures(figures, run_dir, ("png",))
+    written = save_figures(figures, run_dir, ("png",))
     return {p.name: "figure" + (f": {titles[p.stem]}" if titles[p.stem] else "") for p in written}
 
 
@@ -154,11 +136,11 @@ def _execute(exp, cfg, run_dir, *, smoke, progress, figures, mesh, echo):
     if hasattr(exp, "resolve"):  # "auto" choices made now, so config.json records what runs
         cfg = exp.resolve(cfg)
     writer = writes_files()
-    created = io.claim_run_dir(given, io.jsonable(cfg), experiment=exp.NAME,
+    created = claim_run_dir(given, jsonable(cfg), experiment=exp.NAME,
                                resumable=getattr(exp, "RESUMABLE", False))
     if writer:
         run_dir.mkdir(parents=True, exist_ok=True)
-        io.write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="running")
+        write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="running")
     log.info(f"{exp.NAME}: running into {run_dir}")
     try:
         result = exp.run(cfg, run_dir, progress=progress, mesh=mesh)
@@ -168,23 +150,23 @@ def _execute(exp, cfg, run_dir, *, smoke, progress, figures, mesh, echo):
         raise
     if not writes_files():
         return result
-    tables = {_csv_name(name): rows for name, rows in exp.records(result).items()}
+    tables = {csv_name(name): rows for name, rows in exp.records(result).items()}
     log.info(f"{exp.NAME}: writing {len(tables)} tables")
     for name, rows in tables.items():
-        io.write_csv(run_dir / name, rows)
+        write_csv(run_dir / name, rows)
     entries, undocumented = dictionary(exp, tables)
     if entries:
-        io.write_csv(run_dir / results.COLUMNS_FILE, entries)
+        write_csv(run_dir / COLUMNS_FILE, entries)
     table = exp.summary(result)
     if table:
-        io.write_atomic(run_dir / "table.txt", table + "\n")
+        write_atomic(run_dir / "table.txt", table + "\n")
     lines = exp.verdict(result)
     if lines:
-        io.write_atomic(run_dir / "verdict.txt", "\n".join(lines) + "\n")
+        write_atomic(run_dir / "verdict.txt", "\n".join(lines) + "\n")
     drawn = _draw(exp, cfg, run_dir) if figures else {}
     elapsed = time.perf_counter() - start
     extra = exp.run_info(result) if hasattr(exp, "run_info") else {}
-    io.write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="done", seconds=round(elapsed, 3),
+    write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="done", seconds=round(elapsed, 3),
                     figures=list(drawn), **extra)
     if echo is not None:
         if table:
@@ -200,5 +182,5 @@ def _execute(exp, cfg, run_dir, *, smoke, progress, figures, mesh, echo):
     if undocumented:
         listed = "; ".join(f"{name}: {', '.join(cols)}" for name, cols in undocumented.items())
         warnings.warn(f"{exp.NAME} wrote columns its COLUMNS does not describe ({listed}); columns.csv marks them "
-                      f"{results.UNDOCUMENTED}", results.UndocumentedColumnsWarning, stacklevel=3)
+                      f"{UNDOCUMENTED}", UndocumentedColumnsWarning, stacklevel=3)
     return result

@@ -23,7 +23,7 @@ import pathlib
 
 from . import EXPERIMENTS, load
 from .arguments import add_flags, given_values, merge, nest, parse_assignment
-from .configs import from_dict, replace_path
+from ..runs.config import from_dict, replace_path
 
 
 def _smoke_paths(exp) -> dict:

@@ -5,7 +5,7 @@ Every plot function returns its ``matplotlib.figure.Figure`` and accepts
 is needed and nothing is left open), or the caller's Axes (a sequence of
 Axes for multi-panel figures) to draw into. Each module's ``figures(tables,
 cfg)`` draws all of an experiment's figures from its saved tables (pandas
-DataFrames, as ``lostmid_jax.io.load_run`` returns them) and returns
+DataFrames, as ``lostmid_jax.runs.load_run`` returns them) and returns
 {file stem: Figure}; the runner and ``lostmid plot`` save them. No module
 here selects a matplotlib backend and none imports experiment or training
 code: the figures take tables, arrays and duck-typed configs.

@@ -1,7 +1,7 @@
 """Figures of the counterfactual sweep, drawn only from its saved tables.
 
 ``results`` is results.csv and ``profiles`` is profiles.csv as pandas
-DataFrames (what ``lostmid_jax.io.load_run`` returns); ``cfg`` is any object
+DataFrames (what ``lostmid_jax.runs.load_run`` returns); ``cfg`` is any object
 with the sweep's ``priors`` (specs, in order), ``profile_depth``,
 ``dead_below`` and ``schedule_label``
 (lostmid_jax.experiments.counterfactuals.Config).

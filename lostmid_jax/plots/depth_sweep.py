@@ -1,7 +1,7 @@
 """The depth sweep's four figures, drawn only from its saved tables.
 
 ``results`` is results.csv and ``profiles`` is profiles.csv as pandas
-DataFrames (what ``lostmid_jax.io.load_run`` returns; continuum rows have
+DataFrames (what ``lostmid_jax.runs.load_run`` returns; continuum rows have
 ``continuum`` True and an empty ``length``); ``cfg`` is any object with the
 sweep's ``band`` (lostmid_jax.experiments.depth_sweep.Config).
 

@@ -1,7 +1,7 @@
 """Step-0 figures: measured influence vs theory, variants, pathways, a_l, attention heatmaps.
 
 :func:`figures` draws a run's figures from its saved tables alone (CSV stem
--> DataFrame, as ``lostmid_jax.io.load_run`` gives them): profiles, metrics,
+-> DataFrame, as ``lostmid_jax.runs.load_run`` gives them): profiles, metrics,
 alphas and attention. :func:`summaries_from_tables` turns those tables into
 the summary dicts that :func:`overlay` and :func:`heatmap` draw (the same
 dicts the step-0 experiment builds in memory: length, depth, seeds, paths

@@ -36,9 +36,9 @@ import numpy as np
 from flax import nnx
 from tqdm.auto import tqdm
 
-from ..io import jsonable
 from ..nn import Decoder, Execution
 from ..parallel import data_parallel, default_mesh, is_process0, mesh_size
+from ..runs.config import jsonable
 from . import checkpoint, tasks
 from .config import TrainConfig, training_execution
 from .snapshots import take_snapshot

@@ -23,7 +23,7 @@ import pathlib
 
 from ...train.config import INTERVENTIONS, SMOKE as TRAIN_SMOKE, TrainConfig, intervention_dirs, intervention_name
 from ...validation import check_choice, check_int
-from ..configs import tuples_from_lists
+from ...runs.config import tuples_from_lists
 
 NAME = "micro_training"
 VERDICT_TITLE = "micro-training: the valley, the pathways and retrieval, mean [95% CI] over seeds"

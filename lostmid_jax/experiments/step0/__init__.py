@@ -148,7 +148,7 @@ def verdict(result: Result) -> list[str]:
 
 def figures(tables: dict, cfg: Config) -> dict:
     """overlay_<preset> and heatmap_<preset> for every preset, drawn from the saved CSVs alone
-    (``tables``: CSV stem -> DataFrame, as lostmid_jax.io.load_run gives them)."""
+    (``tables``: CSV stem -> DataFrame, as lostmid_jax.runs.load_run gives them)."""
     from ...plots.step0 import figures as draw
 
     return draw(tables, cfg)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...validation import check_choice, check_float, check_int
-from ..configs import tuples_from_lists
+from ...runs.config import tuples_from_lists
 
 INPUTS = ("tokens", "gaussian")
 METHODS = ("exact", "randomized", "one-pass")

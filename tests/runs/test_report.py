@@ -9,9 +9,9 @@ import subprocess
 import numpy as np
 import pytest
 
-from lostmid_jax import cli, io
+from lostmid_jax import cli, runs
 from lostmid_jax.experiments import EXPERIMENTS
-from lostmid_jax.report import build_html
+from lostmid_jax.runs import build_html
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 URL_ATTRIBUTES = {"href", "src", "srcset", "action", "formaction", "data", "poster", "background", "cite",
@@ -77,7 +77,7 @@ def test_report_embeds_every_figure_and_links_nowhere(name, smoke_runs, tmp_path
     page = _Page()
     page.feed(out.read_text())
     assert _external_references(page) == []
-    run = io.load_run(run_dir)
+    run = runs.load_run(run_dir)
     pngs = {p.stem: p.read_bytes() for p in run.figures if p.suffix == ".png"}
     embedded = {img["alt"]: base64.b64decode(img["src"].split(",", 1)[1]) for img in page.images}
     assert pngs and embedded == pngs  # every saved figure, byte for byte
@@ -99,7 +99,7 @@ def test_report_of_a_run_without_figure_files_draws_them(smoke_runs, tmp_path, m
     test_plot_cli redraws the real ones)."""
     from matplotlib.figure import Figure
 
-    from lostmid_jax import report
+    from lostmid_jax.runs import report
 
     def draw(run):
         figures = {stem: Figure(figsize=(1, 1)) for stem in ("a", "b")}
@@ -111,7 +111,7 @@ def test_report_of_a_run_without_figure_files_draws_them(smoke_runs, tmp_path, m
     shutil.copytree(smoke_runs("depth_sweep"), copy, ignore=shutil.ignore_patterns("*.png"))
     monkeypatch.setattr(report, "draw", draw)
     page = _Page()
-    page.feed(build_html(io.load_run(copy)))
+    page.feed(build_html(runs.load_run(copy)))
     assert [img["alt"] for img in page.images] == ["a", "b"]
     assert all(base64.b64decode(img["src"].split(",", 1)[1]).startswith(b"\x89PNG") for img in page.images)
     assert "drawn from the run's tables" in " ".join(page.text)
@@ -158,8 +158,8 @@ def test_report_renders_in_headless_chromium(smoke_runs, tmp_path):
 def test_missing_values_show_as_one_mark(smoke_runs, tmp_path):
     copy = tmp_path / "run"
     shutil.copytree(smoke_runs("depth_sweep"), copy)
-    io.write_csv(copy / "extra.csv", [{"flag": True, "v": None, "w": "a"}, {"flag": None, "v": 1.5, "w": ""}])
-    text = build_html(io.load_run(copy))
+    runs.write_csv(copy / "extra.csv", [{"flag": True, "v": None, "w": "a"}, {"flag": None, "v": 1.5, "w": ""}])
+    text = build_html(runs.load_run(copy))
     row = text[text.index("<h3 id='table-extra'>"):]
     row = row[:row.index("</table>")]
     assert row.count("<td>\u2014</td>") == 3 and "<td>True</td>" in row and "<td>1.5</td>" in row

@@ -7,15 +7,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lostmid_jax import io
+from lostmid_jax import runs
 from lostmid_jax.experiments import EXPERIMENTS, load
-from lostmid_jax.results import UNDOCUMENTED, StoredConfigWarning, read_table
+from lostmid_jax.runs import UNDOCUMENTED, StoredConfigWarning, read_table
 
 def test_write_csv_has_one_na_encoding_and_read_table_types_it(tmp_path):
     rows = [{"j": 1, "x": 0.5, "v": None, "w": float("nan"), "f": True, "g": True, "label": "none"},
             {"j": 2, "x": 1.0, "v": 2.5, "w": np.float32("nan"), "f": False, "g": None, "label": "a=1"},
             {"j": 3, "x": 1.5, "v": np.float64(np.nan), "w": np.inf, "f": np.bool_(True), "g": False, "label": "NA"}]
-    io.write_csv(tmp_path / "t.csv", rows)
+    runs.write_csv(tmp_path / "t.csv", rows)
     text = (tmp_path / "t.csv").read_text()
     assert text.splitlines() == ["j,x,v,w,f,g,label", "1,0.5,,,True,True,none", "2,1.0,2.5,,False,,a=1",
                                  "3,1.5,,inf,True,False,NA"]
@@ -30,10 +30,10 @@ def test_write_csv_has_one_na_encoding_and_read_table_types_it(tmp_path):
 
 def test_load_run_refuses_what_is_not_a_run(tmp_path):
     with pytest.raises(ValueError, match="no config.json"):
-        io.load_run(tmp_path)
+        runs.load_run(tmp_path)
     (tmp_path / "config.json").write_text(json.dumps({"experiment": "nope", "config": {}}))
     with pytest.raises(ValueError, match="no known experiment"):
-        io.load_run(tmp_path)
+        runs.load_run(tmp_path)
 
 
 def test_config_that_no_longer_validates_is_kept_unchecked(tmp_path):
@@ -42,7 +42,7 @@ def test_config_that_no_longer_validates_is_kept_unchecked(tmp_path):
     (tmp_path / "config.json").write_text(json.dumps({"experiment": "depth_sweep",
                                                       "config": {"depths": [1, 2], "band": 0.9}}))
     with pytest.warns(StoredConfigWarning, match="band"):
-        run = io.load_run(tmp_path)
+        run = runs.load_run(tmp_path)
     assert isinstance(run.config, exp.Config) and run.config.depths == (1, 2) and run.config.band == 0.9
     assert run.tables == {} and run.columns == {} and run.verdict is None and run.figures == ()
 
@@ -78,11 +78,11 @@ def test_smoke_run_loads_typed_and_every_column_is_documented(name, smoke_runs):
     """load_run on a fresh smoke run: the Config back, every CSV typed from its raw fields, and every
     column of every CSV in the run's columns.csv with the meaning and unit of the module's COLUMNS."""
     run_dir = smoke_runs(name)
-    run = io.load_run(run_dir)
+    run = runs.load_run(run_dir)
     exp = load(name)
     assert run.experiment == name and isinstance(run.config, exp.Config)
     stored = json.loads((run_dir / "config.json").read_text())
-    assert io.jsonable(run.config) == stored["config"]
+    assert runs.jsonable(run.config) == stored["config"]
     assert run.verdict and run.verdict.strip()
     assert run.tables, f"{name} wrote no CSV"
     documented = {k.removesuffix(".csv"): v for k, v in exp.COLUMNS.items()}

@@ -44,7 +44,7 @@ def test_plot_writes_beside_the_run_by_default(smoke_runs, tmp_path, monkeypatch
 
     from matplotlib.figure import Figure
 
-    from lostmid_jax import results
+    from lostmid_jax.runs import plot
 
     def draw(run):
         fig = Figure(figsize=(1, 1))
@@ -53,7 +53,7 @@ def test_plot_writes_beside_the_run_by_default(smoke_runs, tmp_path, monkeypatch
 
     copy = tmp_path / "run"
     shutil.copytree(smoke_runs("depth_sweep"), copy)
-    monkeypatch.setattr(results, "draw", draw)
+    monkeypatch.setattr(plot, "draw", draw)
     assert cli.main(["plot", str(copy), "--format", "svg,pdf"]) == 0
     assert (copy / "redrawn.svg").read_text().lstrip().startswith("<?xml")
     assert (copy / "redrawn.pdf").read_bytes().startswith(b"%PDF")

@@ -8,7 +8,7 @@ import types
 
 import pytest
 
-from lostmid_jax import cli, io, results
+from lostmid_jax import cli, runs
 from lostmid_jax.experiments import runner
 
 SWEEP = ["sweep", "--smoke", "--depths", "1,2", "--no-progress", "--no-figures"]
@@ -69,11 +69,11 @@ def test_resumable_run_needs_the_same_config(tmp_path):
     config = {"a": 1}
     (tmp_path / "config.json").write_text(json.dumps({"experiment": "step0", "config": config}))
     (tmp_path / "units").mkdir()
-    assert io.claim_run_dir(tmp_path, config, experiment="step0", resumable=True) is False
+    assert runs.claim_run_dir(tmp_path, config, experiment="step0", resumable=True) is False
     with pytest.raises(ValueError, match="different configuration"):
-        io.claim_run_dir(tmp_path, {"a": 2}, experiment="step0", resumable=True)
+        runs.claim_run_dir(tmp_path, {"a": 2}, experiment="step0", resumable=True)
     with pytest.raises(ValueError, match="not empty"):
-        io.claim_run_dir(tmp_path, config, experiment="depth_sweep", resumable=False)
+        runs.claim_run_dir(tmp_path, config, experiment="depth_sweep", resumable=False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,8 +118,8 @@ def test_failure_in_a_directory_that_existed_keeps_the_directory(tmp_path):
 
 
 def test_files_are_written_atomically(tmp_path):
-    io.write_csv(tmp_path / "a.csv", [{"x": 1}])
-    io.write_config(tmp_path, _Cfg())
+    runs.write_csv(tmp_path / "a.csv", [{"x": 1}])
+    runs.write_config(tmp_path, _Cfg())
     assert sorted(os.listdir(tmp_path)) == ["a.csv", "config.json"]  # no temporary names left behind
     assert (tmp_path / "a.csv").read_bytes() == b"x\r\n1\r\n"
 
@@ -176,7 +176,7 @@ def test_finished_run_has_dictionary_figures_from_reloaded_tables_and_a_files_bl
     seen, said = {}, []
     runner.execute(_tabled(seen), _Cfg(), tmp_path / "run", echo=said.append)
     run_dir = tmp_path / "run"
-    assert io.read_csv(run_dir / "columns.csv") == [
+    assert runs.read_csv(run_dir / "columns.csv") == [
         {"file": "t.csv", "column": c, "meaning": m, "unit": u} for c, (m, u) in COLUMNS["t.csv"].items()]
     frame = seen["t"]  # the figure got the table read back from t.csv: typed, NA as NaN
     assert frame["j"].dtype == "int64" and frame["continuum"].dtype == bool and frame["value"].isna()[0]
@@ -195,10 +195,10 @@ def test_finished_run_has_dictionary_figures_from_reloaded_tables_and_a_files_bl
 
 def test_undocumented_columns_are_marked_and_warned_after_everything_is_written(tmp_path):
     columns = {"t": {k: v for k, v in COLUMNS["t.csv"].items() if k != "value"}}  # stem keys work too
-    with pytest.warns(results.UndocumentedColumnsWarning, match=r"t\.csv: value"):
+    with pytest.warns(runs.UndocumentedColumnsWarning, match=r"t\.csv: value"):
         runner.execute(_tabled({}, COLUMNS=columns), _Cfg(), tmp_path / "run", echo=None)
-    rows = io.read_csv(tmp_path / "run" / "columns.csv")
-    assert rows[-1] == {"file": "t.csv", "column": "value", "meaning": results.UNDOCUMENTED, "unit": ""}
+    rows = runs.read_csv(tmp_path / "run" / "columns.csv")
+    assert rows[-1] == {"file": "t.csv", "column": "value", "meaning": runs.UNDOCUMENTED, "unit": ""}
     assert (tmp_path / "run" / "fig_t.png").is_file()
     assert json.loads((tmp_path / "run" / "config.json").read_text())["status"] == "done"
 

@@ -1,0 +1,46 @@
+"""Run directories: claiming one, atomic writes, config.json, CSV tables, units, load_run, plot, report.
+
+A run directory holds config.json (the arguments, package versions and git
+revision), results as CSV files (one NA encoding: an empty field), their
+column dictionary columns.csv (file, column, meaning, unit), verdict.txt,
+table.txt and figures.
+
+    atomic.py       write_atomic, replacing: the one atomic writer of the package
+    claim.py        claim_run_dir: a run never writes into someone else's results
+    config.py       configs as data: jsonable, from_dict, to_dict, replace_path
+    config_file.py  config.json: write_config, read_config, versions, git revision
+    tables.py       CSV tables and columns.csv: write_csv, read_tables, read_columns
+    registry.py     the experiments a run may name (registered by lostmid_jax.experiments)
+    load.py         load_run -> Run (typed tables, config, verdict, figures)
+    plot.py         draw, save_figures (``lostmid plot``)
+    report.py       write_report: one self-contained HTML page (``lostmid report``)
+
+    run = load_run("runs/depth_sweep/20260101-...")
+    run.tables["results"]        # pandas.DataFrame, numeric columns numeric
+    run.columns["results"]       # {column: (meaning, unit)}
+    run.config, run.verdict, run.figures
+
+runs/ imports nothing from the experiments (they register into :mod:`.registry`);
+importing it loads no jax, numpy, pandas or matplotlib.
+"""
+
+from __future__ import annotations
+
+from .atomic import replacing, temporary_path, write_atomic
+from .claim import claim_run_dir
+from .config import (field_default, field_types, from_dict, is_sequence_type, jsonable, nested_class, replace_path,
+                     to_dict, tuples_from_lists, unchecked)
+from .config_file import CONFIG_FILE, git_revision, package_versions, read_config, write_config
+from .load import FIGURE_FORMATS, Run, StoredConfigWarning, load_run
+from .plot import draw, draw_figures, figure_title, parse_formats, save_figures
+from .report import build_html, write_report
+from .tables import (COLUMNS_FILE, UNDOCUMENTED, UndocumentedColumnsWarning, csv_name, dictionary, na_field,
+                     read_columns, read_csv, read_table, read_tables, write_csv)
+
+__all__ = ["COLUMNS_FILE", "CONFIG_FILE", "FIGURE_FORMATS", "Run", "StoredConfigWarning", "UNDOCUMENTED",
+           "UndocumentedColumnsWarning", "build_html", "claim_run_dir", "csv_name", "dictionary", "draw",
+           "draw_figures", "field_default", "field_types", "figure_title", "from_dict", "git_revision",
+           "is_sequence_type", "jsonable", "load_run", "na_field", "nested_class", "package_versions",
+           "parse_formats", "read_columns", "read_config", "read_csv", "read_table", "read_tables", "replace_path",
+           "replacing", "save_figures", "temporary_path", "to_dict", "tuples_from_lists", "unchecked",
+           "write_atomic", "write_config", "write_csv", "write_report"]

@@ -1,0 +1,69 @@
+"""config.json of a run directory: the configuration, package versions, git revision and status.
+
+    write_config(run_dir, cfg, experiment="depth_sweep", status="running")
+    read_config(run_dir / "config.json")    # the record as a dict, or None if unreadable
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib.metadata
+import json
+import pathlib
+import platform
+import subprocess
+
+from .atomic import write_atomic
+from .config import jsonable
+
+CONFIG_FILE = "config.json"
+"""The record of a run directory (experiment, config, versions, git_revision, created_utc, status, ...)."""
+
+_PACKAGES = ("lostmid-jax", "jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "numpy", "scipy", "mpmath",
+             "python-flint", "matplotlib", "pandas")
+
+
+def package_versions() -> dict[str, str]:
+    """Installed versions of the packages results depend on."""
+    versions = {"python": platform.python_version()}
+    for name in _PACKAGES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def git_revision() -> str | None:
+    """The git commit of the source tree (with '+dirty' if modified), or None."""
+    here = pathlib.Path(__file__).resolve().parent
+    try:
+        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=here, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return rev + ("+dirty" if dirty else "")
+
+
+def write_config(run_dir: pathlib.Path, config, **extra) -> pathlib.Path:
+    """Write config.json: the config dataclass, versions, git revision, extras."""
+    record = {
+        "config": jsonable(config),
+        "versions": package_versions(),
+        "git_revision": git_revision(),
+        "created_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+        **{k: jsonable(v) for k, v in extra.items()},
+    }
+    return write_atomic(pathlib.Path(run_dir) / CONFIG_FILE, json.dumps(record, indent=2) + "\n")
+
+
+def read_config(path: pathlib.Path) -> dict | None:
+    """The JSON object in ``path``, or None when it is missing, unreadable or not an object."""
+    try:
+        record = json.loads(pathlib.Path(path).read_text())
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+__all__ = ["CONFIG_FILE", "git_revision", "package_versions", "read_config", "write_config"]

@@ -1,0 +1,111 @@
+"""A run directory read back as typed data.
+
+    from lostmid_jax.runs import load_run
+    run = load_run("runs/depth_sweep/20260101-120000-000000")
+    run.experiment               # "depth_sweep"
+    run.config                   # the experiment's Config, rebuilt from config.json
+    run.tables["results"]        # pandas.DataFrame: numeric columns numeric, True/False columns bool
+    run.columns["results"]       # {column: (meaning, unit)} from columns.csv ("" unit: dimensionless)
+    run.verdict, run.summary     # verdict.txt, table.txt (None when absent)
+    run.figures                  # the figure files (PNG, PDF, SVG)
+
+An empty CSV field is the one missing-value encoding (NaN in the tables);
+every other field is data, so a label such as "none" stays a string.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import pathlib
+import warnings
+
+from .config import from_dict, unchecked
+from .config_file import CONFIG_FILE
+from .registry import experiment_module, experiment_names
+from .tables import read_columns, read_tables
+
+FIGURE_FORMATS = ("png", "pdf", "svg")
+"""Formats a run's figures are saved in (:func:`lostmid_jax.runs.plot.save_figures`)."""
+
+
+class StoredConfigWarning(UserWarning):
+    """config.json's configuration no longer validates here (e.g. a checkpoint directory that moved)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Run:
+    """One run directory, read back (:func:`load_run`).
+
+    Attributes:
+      path: the run directory.
+      experiment: the experiment module name recorded in config.json (e.g. "depth_sweep").
+      config: that experiment's Config, rebuilt from config.json.
+      tables: CSV stem -> pandas.DataFrame (columns typed; empty fields are NaN).
+      columns: CSV stem -> {column: (meaning, unit)}, from columns.csv ({} when the run has none).
+      verdict: verdict.txt, or None.
+      summary: table.txt, or None.
+      figures: the figure files at the top of the directory, sorted.
+      record: all of config.json (versions, git_revision, created_utc, status, ...).
+    """
+
+    path: pathlib.Path
+    experiment: str
+    config: object
+    tables: dict
+    columns: dict
+    verdict: str | None
+    summary: str | None
+    figures: tuple
+    record: dict
+
+    @property
+    def module(self):
+        """The experiment module (imports no jax)."""
+        return experiment_module(self.experiment)
+
+
+def _read_text(path: pathlib.Path) -> str | None:
+    return path.read_text() if path.is_file() else None
+
+
+def _config(experiment: str, values: dict):
+    """The experiment's Config from config.json's values; when they no longer validate here (a
+    checkpoint that is not on this machine), the stored values unchecked, with a warning."""
+    cls = experiment_module(experiment).Config
+    try:
+        return from_dict(cls, values)
+    except ValueError as err:
+        warnings.warn(f"config.json's config does not validate here ({err}); Run.config holds the stored "
+                      "values unchecked", StoredConfigWarning, stacklevel=3)
+        return unchecked(cls, values)
+
+
+def load_run(path) -> Run:
+    """Read the run directory ``path`` back: config, typed tables, column dictionary, verdict, figures.
+
+    Raises:
+      ValueError: naming ``path`` when it is not a run directory (no config.json naming a known
+        experiment).
+    """
+    run_dir = pathlib.Path(path)
+    config_path = run_dir / CONFIG_FILE
+    if not config_path.is_file():
+        raise ValueError(f"path: {str(path)!r} is not a run directory (it has no config.json)")
+    try:
+        record = json.loads(config_path.read_text())
+    except ValueError as err:
+        raise ValueError(f"path: {config_path} is not valid JSON ({err})") from None
+    experiment = record.get("experiment") if isinstance(record, dict) else None
+    known = experiment_names()
+    if experiment not in known:
+        raise ValueError(f"path: {config_path} names no known experiment (experiment={experiment!r}); "
+                         f"expected one of {known}")
+    figures = tuple(sorted(p for p in run_dir.iterdir() if p.is_file() and p.suffix[1:] in FIGURE_FORMATS))
+    return Run(path=run_dir, experiment=experiment, config=_config(experiment, record.get("config", {})),
+               tables=read_tables(run_dir), columns=read_columns(run_dir),
+               verdict=_read_text(run_dir / "verdict.txt"), summary=_read_text(run_dir / "table.txt"),
+               figures=figures, record=record)
+
+
+__all__ = ["FIGURE_FORMATS", "Run", "StoredConfigWarning", "load_run"]

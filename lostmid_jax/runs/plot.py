@@ -1,0 +1,85 @@
+"""A run's figures, redrawn from its tables alone, and saved beside it (``lostmid plot``).
+
+    figs = draw(load_run(path))          # {stem: Figure} = module.figures(run.tables, run.config)
+    save_figures(figs, "out", ("pdf",))
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+from .atomic import replacing
+from .load import FIGURE_FORMATS, Run
+
+
+def draw(run: Run) -> dict:
+    """{stem: matplotlib Figure} of ``run``, drawn from its tables and config alone."""
+    return draw_figures(run.module, run.tables, run.config)
+
+
+def draw_figures(module, tables: dict, config) -> dict:
+    """``module.figures(tables, config)``, checked: a dict of file stem -> matplotlib Figure."""
+    from matplotlib.figure import Figure
+
+    name = getattr(module, "__name__", getattr(module, "NAME", "the experiment"))
+    figures = module.figures(tables, config)
+    if not isinstance(figures, dict) or not all(isinstance(k, str) and isinstance(v, Figure)
+                                                for k, v in figures.items()):
+        raise TypeError(f"{name}.figures(tables, cfg) must return a dict of file stem -> "
+                        f"matplotlib Figure, got {type(figures).__name__}")
+    return figures
+
+
+def parse_formats(text: str) -> tuple[str, ...]:
+    """'png,pdf' -> ('png', 'pdf'); ValueError naming --format for anything outside FIGURE_FORMATS."""
+    formats = tuple(dict.fromkeys(p.strip().lower().lstrip(".") for p in text.split(",") if p.strip()))
+    bad = [f for f in formats if f not in FIGURE_FORMATS]
+    if not formats or bad:
+        raise ValueError(f"--format must be a comma-separated list of {', '.join(FIGURE_FORMATS)}, got {text!r}")
+    return formats
+
+
+def save_figures(figures: dict, directory, formats=("png",), *, close: bool = True) -> list[pathlib.Path]:
+    """Save each {stem: Figure} as ``directory``/stem.FORMAT (raster at the shared style's DPI, the
+    style's savefig settings), each file written under a temporary name and renamed; closes them.
+
+    Formats are saved in the order of :data:`FIGURE_FORMATS`, PNG first as the run saved it: a layout
+    engine (constrained layout) settles at the first draw, so a PNG saved after a PDF can differ by a pixel.
+    """
+    import matplotlib.pyplot as plt
+
+    from ..plots import style
+
+    bad = [f for f in formats if f not in FIGURE_FORMATS]
+    if bad:
+        raise ValueError(f"formats must be among {FIGURE_FORMATS}, got {bad}")
+    formats = sorted(set(formats), key=FIGURE_FORMATS.index)
+    directory = pathlib.Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    try:
+        for stem, fig in figures.items():
+            for fmt in formats:
+                path = directory / f"{stem}.{fmt}"
+                with replacing(path) as tmp, style.context():
+                    fig.savefig(tmp, format=fmt, dpi=style.DPI)
+                written.append(path)
+    finally:
+        if close:
+            for fig in figures.values():
+                plt.close(fig)
+    return written
+
+
+def figure_title(fig) -> str:
+    """The suptitle of ``fig``, else its first axes title, else '', as plain text (mathtext
+    markup dropped: r"$\\max_j w_j$" -> "max_j w_j")."""
+    title = fig._suptitle.get_text() if getattr(fig, "_suptitle", None) is not None else ""
+    if not title:
+        title = next((ax.get_title() for ax in fig.axes if ax.get_title()), "")
+    title = re.sub(r"\\([A-Za-z]+)", r"\1", title)
+    return " ".join(title.replace("$", "").replace("{", "").replace("}", "").split())
+
+
+__all__ = ["FIGURE_FORMATS", "draw", "draw_figures", "figure_title", "parse_formats", "save_figures"]

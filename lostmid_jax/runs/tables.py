@@ -1,0 +1,120 @@
+"""The CSV tables of a run directory and their column dictionary (columns.csv).
+
+One NA encoding: an empty field (None and NaN are written so; pandas reads it
+back as NaN); every other field is data, so a label such as "none" stays a string.
+
+    write_csv(run_dir / "results.csv", records)     # list of flat dicts
+    read_tables(run_dir)["results"]                 # pandas.DataFrame, typed
+    read_columns(run_dir)["results"]                # {column: (meaning, unit)}
+"""
+
+from __future__ import annotations
+
+import csv
+import pathlib
+from io import StringIO
+
+from .atomic import write_atomic
+
+COLUMNS_FILE = "columns.csv"
+"""The column dictionary of a run directory: one row (file, column, meaning, unit) per CSV column."""
+
+UNDOCUMENTED = "(undocumented)"
+"""The meaning columns.csv gives a column its experiment's COLUMNS leaves out."""
+
+
+class UndocumentedColumnsWarning(UserWarning):
+    """A CSV of a run has columns its experiment's COLUMNS does not describe (an error under pytest)."""
+
+
+def na_field(value):
+    """``value`` as written to a CSV field: None and NaN (float or NumPy) become '' (the one NA encoding)."""
+    if value is None:
+        return ""
+    try:
+        if value != value:  # NaN, whatever its float type
+            return ""
+    except (TypeError, ValueError):  # arrays and other values without a truth value
+        pass
+    return value
+
+
+def write_csv(path: pathlib.Path, records: list[dict]) -> pathlib.Path:
+    """Write a list of flat dicts as CSV (columns from the first record, in order).
+
+    Missing values (None, NaN) are written as an empty field, which
+    :func:`read_table` (pandas) reads as NaN; booleans as True / False.
+    """
+    if not records:
+        raise ValueError("records must not be empty")
+    buffer = StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(records[0]), lineterminator="\r\n", restval="")
+    writer.writeheader()
+    writer.writerows({k: na_field(v) for k, v in row.items()} for row in records)
+    return write_atomic(path, buffer.getvalue())
+
+
+def read_csv(path: pathlib.Path) -> list[dict]:
+    """Read a CSV written by :func:`write_csv` (values as strings; :func:`read_table` gives typed tables)."""
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def read_table(path) -> "pandas.DataFrame":  # noqa: F821
+    """One CSV of a run as a DataFrame: only the empty field is NA; "True"/"False" columns become
+    bool (pandas' nullable "boolean" when some fields are empty); numbers are numeric."""
+    import pandas as pd
+
+    frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    for name in frame.columns:
+        column = frame[name]
+        if column.dtype == object:
+            values = set(column.dropna().tolist())
+            if values and values <= {True, False}:
+                frame[name] = column.astype("boolean")
+    return frame
+
+
+def read_tables(run_dir) -> dict:
+    """{CSV stem: DataFrame} of every CSV at the top of ``run_dir`` except the column dictionary."""
+    run_dir = pathlib.Path(run_dir)
+    return {p.stem: read_table(p) for p in sorted(run_dir.glob("*.csv")) if p.name != COLUMNS_FILE}
+
+
+def read_columns(run_dir) -> dict:
+    """{CSV stem: {column: (meaning, unit)}} from ``run_dir``/columns.csv ({} when absent)."""
+    path = pathlib.Path(run_dir) / COLUMNS_FILE
+    out: dict = {}
+    if path.is_file():
+        for row in read_csv(path):
+            out.setdefault(pathlib.Path(row["file"]).stem, {})[row["column"]] = (row["meaning"], row["unit"])
+    return out
+
+
+def csv_name(name: str) -> str:
+    """``name`` with ".csv" appended unless it ends so."""
+    return name if name.endswith(".csv") else f"{name}.csv"
+
+
+def dictionary(exp, tables: dict[str, list[dict]]) -> tuple[list[dict], dict[str, list[str]]]:
+    """(rows of columns.csv, {file: columns COLUMNS leaves out}) for the CSV ``tables`` of ``exp``.
+
+    ``exp.COLUMNS`` maps a CSV file name (with or without ".csv") to {column: (meaning, unit)}.
+    """
+    documented = getattr(exp, "COLUMNS", {})
+    documented = {csv_name(k): v for k, v in documented.items()} if isinstance(documented, dict) else {}
+    rows, missing = [], {}
+    for name, records in tables.items():
+        known = documented.get(name, {})
+        for column in records[0]:
+            if column in known:
+                meaning, unit = known[column]
+            else:
+                meaning, unit = UNDOCUMENTED, ""
+                missing.setdefault(name, []).append(column)
+            rows.append({"file": name, "column": column, "meaning": meaning, "unit": unit})
+    return rows, missing
+
+
+__all__ = ["COLUMNS_FILE", "UNDOCUMENTED", "UndocumentedColumnsWarning", "csv_name", "dictionary", "na_field",
+           "read_columns", "read_csv", "read_table", "read_tables", "write_csv"]
