@@ -11,8 +11,9 @@ input x [L, D] (key derived from the seed), then
   ``heat_length`` positions (for the heatmap figure).
 
 Each finished unit is saved as units/<preset>__<variant>__s<seed>.npz in the
-run directory (written to a temporary name, then renamed), so a run that
-fails keeps what it finished and the same --out resumes where it stopped.
+run directory (:class:`lostmid_jax.runs.UnitStore`: written to a temporary name,
+then renamed), so a run that fails keeps what it finished and the same --out
+resumes where it stopped.
 Paper: Chowdhury, arXiv:2603.10123 (Step 0); a_l as in arXiv:2602.16837.
 """
 
@@ -29,6 +30,7 @@ from flax import nnx
 from ...analysis import attention_probs, attention_strength, influence_profile, mapped_profiles, pathway_profiles
 from ...nn import Decoder
 from ...parallel import is_process0, mesh_size
+from ...runs.units import UnitStore, load_unit, save_unit  # noqa: F401  (load_unit, save_unit: old names)
 from .config import Config, PresetPlan, model_config
 from .report import PATHWAYS
 
@@ -94,17 +96,6 @@ def run_unit(cfg: Config, plan: PresetPlan, variant: str, seed: int, *, mesh=Non
     return out
 
 
-def load_unit(path: pathlib.Path) -> dict[str, np.ndarray]:
-    with np.load(path) as data:
-        return {k: data[k] for k in data.files}
-
-
-def save_unit(path: pathlib.Path, arrays: dict[str, np.ndarray]) -> None:
-    tmp = path.with_name(path.stem + ".tmp.npz")
-    np.savez(tmp, **arrays)
-    tmp.replace(path)
-
-
 def run_all(cfg: Config, run_dir: pathlib.Path, *, progress: bool = True, mesh=None) -> dict:
     """Run (or resume) every unit; returns {(preset, variant): [unit dict per seed]}.
 
@@ -115,21 +106,19 @@ def run_all(cfg: Config, run_dir: pathlib.Path, *, progress: bool = True, mesh=N
     """
     from tqdm.auto import tqdm
 
-    units_dir = run_dir / "units"
-    units_dir.mkdir(parents=True, exist_ok=True)
+    store = UnitStore(run_dir)
     plans = {p.preset: p for p in cfg.plans()}
     todo = [u for p in plans.values() for u in p.units()]
     results: dict = {}
     measured: dict = {}
-    path_of = lambda n, v, s: units_dir / f"{unit_name(n, v, s)}.npz"  # noqa: E731
     bar = tqdm(todo, desc="step0 units", disable=not progress)
     for name, variant, seed in bar:
         bar.set_postfix_str(f"{name} {variant} seed {seed}")
-        path = path_of(name, variant, seed)
-        if path.exists():
-            arrays = load_unit(path)
+        stem = unit_name(name, variant, seed)
+        if store.done(stem):
+            arrays = store.load(stem)
         else:
-            pending = [s for n, v, s in todo if (n, v) == (name, variant) and not path_of(n, v, s).exists()]
+            pending = [s for n, v, s in todo if (n, v) == (name, variant) and not store.done(unit_name(n, v, s))]
             if (name, variant, seed) not in measured and len(pending) >= mesh_size(mesh) > 1:
                 start = time.perf_counter()
                 profs = seed_profiles(cfg, plans[name], variant, pending, mesh)
@@ -138,6 +127,6 @@ def run_all(cfg: Config, run_dir: pathlib.Path, *, progress: bool = True, mesh=N
             profs, share = measured.pop((name, variant, seed), (None, 0.0))
             arrays = run_unit(cfg, plans[name], variant, seed, mesh=mesh, profiles=profs, seconds=share)
             if is_process0():
-                save_unit(path, arrays)
+                store.save(stem, arrays)
         results.setdefault((name, variant), []).append(arrays)
     return results

@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from ..step0.measure import load_unit, save_unit
+from ...runs.units import UnitStore
 
 GAINS_VERSION = 2  # 2: value-pathway gains, per layer and per key
 
@@ -89,27 +89,26 @@ def run_units(cfg, run_dir: pathlib.Path, *, progress: bool = True) -> tuple[dic
 
     from ..runner import writes_files
 
-    units_dir = pathlib.Path(run_dir) / "units"
-    units_dir.mkdir(parents=True, exist_ok=True)
+    store = UnitStore(run_dir)
     todo = [(p.preset, None, p.length, p.method, s) for p in cfg.plans() for s in range(p.seeds)]
     todo += [(cfg.noise_preset, w, cfg.noise_length, "exact", s) for w in cfg.noise_widths
              for s in range(cfg.noise_seeds)]
     main, noise = {}, {}
     for preset, width, length, method, seed in tqdm(todo, desc="step0-study units", disable=not progress):
-        path = units_dir / f"{unit_name(preset, width, seed)}.npz"
+        stem = unit_name(preset, width, seed)
         overrides = {} if width is None else cfg.noise_overrides(width)
-        if path.exists():
-            arrays = load_unit(path)
+        if store.done(stem):
+            arrays = store.load(stem)
             if int(arrays.get("gains_version", 1)) < GAINS_VERSION:
                 arrays = remeasure_gains(arrays, preset, overrides, length, seed, gain_probes=cfg.gain_probes,
                                          param_dtype=cfg.param_dtype, kind=cfg.input)
                 if writes_files():
-                    save_unit(path, arrays)
+                    store.save(stem, arrays)
         else:
             arrays = measure_unit(preset, overrides, length, seed, method=method, probes=cfg.probes,
                                   gain_probes=cfg.gain_probes, attn_length=cfg.attn_length,
                                   param_dtype=cfg.param_dtype, kind=cfg.input, chunk=cfg.chunk)
             if writes_files():
-                save_unit(path, arrays)
+                store.save(stem, arrays)
         (main.setdefault(preset, []) if width is None else noise.setdefault(width, [])).append(arrays)
     return main, noise
