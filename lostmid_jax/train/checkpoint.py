@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import pathlib
 
 import jax
@@ -31,6 +30,7 @@ import numpy as np
 import orbax.checkpoint as ocp
 
 from ..parallel import is_process0
+from ..runs.atomic import write_atomic
 from .config import TrainConfig
 
 MANIFEST = "MANIFEST"  # ckpt/<step>/MANIFEST: {"format", "step", "files": {relative path: {"size", "sha256"}}}
@@ -122,18 +122,8 @@ def write_manifest(directory: str | pathlib.Path, step: int) -> pathlib.Path:
     files = {p.relative_to(directory).as_posix(): {"size": p.stat().st_size, "sha256": _sha256(p)}
              for p in _files(directory)}
     record = {"format": _FORMAT, "step": int(step), "files": files}
-    tmp, final = directory / (MANIFEST + ".tmp"), directory / MANIFEST
-    with open(tmp, "w") as f:
-        f.write(json.dumps(record, indent=1, sort_keys=True) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, final)
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)  # the rename itself reaches the disk
-    finally:
-        os.close(fd)
-    return final
+    return write_atomic(directory / MANIFEST, json.dumps(record, indent=1, sort_keys=True) + "\n",
+                        tmp=MANIFEST + ".tmp", durable=True)
 
 
 def check_intact(directory: str | pathlib.Path, step: int) -> str | None:

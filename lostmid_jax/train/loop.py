@@ -28,7 +28,6 @@ import dataclasses
 import json
 import logging
 import math
-import os
 import pathlib
 
 import jax
@@ -38,6 +37,7 @@ from tqdm.auto import tqdm
 
 from ..nn import Decoder, Execution
 from ..parallel import data_parallel, default_mesh, is_process0, mesh_size
+from ..runs.atomic import write_atomic
 from ..runs.config import jsonable
 from . import checkpoint, tasks
 from .config import TrainConfig, training_execution
@@ -138,9 +138,7 @@ def _row(path: pathlib.Path, number: int, line: str) -> dict:
 
 
 def _write_atomic(path: pathlib.Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)  # a reader (or a kill) sees the old file or the new one, never half
+    write_atomic(path, text, tmp=path.name + ".tmp")  # a reader (or a kill) sees the old file or the new one
 
 
 def _write_jsonl(path: pathlib.Path, rows: list[dict]) -> None:
