@@ -27,7 +27,7 @@ importing it loads no jax, numpy, pandas or matplotlib.
 
 from __future__ import annotations
 
-from .atomic import replacing, temporary_path, write_atomic
+from .atomic import is_temporary, replacing, write_atomic
 from .claim import claim_run_dir
 from .config import (field_default, field_types, from_dict, is_sequence_type, jsonable, nested_class, replace_path,
                      to_dict, tuples_from_lists, unchecked)
@@ -41,8 +41,8 @@ from .units import UNITS_DIR, UnitStore, load_unit, save_unit
 
 __all__ = ["COLUMNS_FILE", "CONFIG_FILE", "FIGURE_FORMATS", "Run", "StoredConfigWarning", "UNDOCUMENTED", "UNITS_DIR",
            "UndocumentedColumnsWarning", "UnitStore", "build_html", "claim_run_dir", "csv_name", "dictionary", "draw",
-           "draw_figures", "field_default", "field_types", "figure_title", "from_dict", "git_revision",
+           "draw_figures", "field_default", "field_types", "figure_title", "from_dict", "is_temporary", "git_revision",
            "is_sequence_type", "jsonable", "load_run", "load_unit", "na_field", "nested_class", "package_versions",
            "parse_formats", "read_columns", "read_config", "read_csv", "read_table", "read_tables", "replace_path",
-           "replacing", "save_figures", "save_unit", "temporary_path", "to_dict", "tuples_from_lists", "unchecked",
+           "replacing", "save_figures", "save_unit", "to_dict", "tuples_from_lists", "unchecked",
            "write_atomic", "write_config", "write_csv", "write_report"]

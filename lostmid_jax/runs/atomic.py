@@ -1,11 +1,17 @@
-"""The one atomic writer of the package: a file is written under a temporary name beside it, then renamed.
+"""The one atomic writer of the package: a file is written under a fresh temporary name beside it, then renamed.
 
 A reader (or a kill) sees the old file or the new one, never half of one.
+The temporary file is created by :func:`tempfile.mkstemp` in the target's
+directory: a random name opened with O_CREAT | O_EXCL | O_NOFOLLOW, so a
+name planted in a run directory someone sent (``.report.html.tmp ->
+~/.bashrc``) is never opened, let alone written through; the final
+``os.replace`` renames onto the name itself (a symlink there is replaced, its
+target untouched).
 
-    write_atomic(path, "text")                          # .path.tmp, then renamed
-    write_atomic(path, text, tmp="MANIFEST.tmp", durable=True)   # fsynced file and directory
-    with replacing(path, tmp=".fig.png.tmp") as tmp:    # a library writes the file itself
-        fig.savefig(tmp, format="png")
+    write_atomic(path, "text")                          # .path.<random>.tmp, then renamed
+    write_atomic(path, text, durable=True)              # fsynced file and directory
+    with replacing(path) as f:                          # a library writes the file object itself
+        fig.savefig(f, format="png")
 """
 
 from __future__ import annotations
@@ -13,12 +19,16 @@ from __future__ import annotations
 import contextlib
 import os
 import pathlib
+import tempfile
+
+TEMPORARY_SUFFIX = ".tmp"
+"""Every temporary name ends so (``.<name>.<random>.tmp``); :func:`is_temporary` recognizes them."""
 
 
-def temporary_path(path: pathlib.Path, tmp: str | None = None) -> pathlib.Path:
-    """The temporary name beside ``path``: ``tmp`` if given, else ``.<name>.tmp``."""
-    path = pathlib.Path(path)
-    return path.with_name(tmp if tmp is not None else f".{path.name}.tmp")
+def is_temporary(name: str, final: str | None = None) -> bool:
+    """True when file ``name`` is a temporary of this writer (of the file ``final`` when given)."""
+    prefix = f".{final}." if final is not None else "."
+    return name.startswith(prefix) and name.endswith(TEMPORARY_SUFFIX)
 
 
 def _fsync_directory(directory: pathlib.Path) -> None:
@@ -30,39 +40,38 @@ def _fsync_directory(directory: pathlib.Path) -> None:
 
 
 @contextlib.contextmanager
-def replacing(path, *, tmp: str | None = None, durable: bool = False):
-    """Yield the temporary path beside ``path``; once the block finishes, rename it onto ``path``.
+def replacing(path, *, durable: bool = False):
+    """Yield a binary file object open on a new temporary file beside ``path``; once the block
+    finishes, rename it onto ``path`` (a failure in the block removes it and leaves ``path`` as it was).
 
     Args:
       path: the final file.
-      tmp: the temporary file's name (default ``.<name>.tmp``), in the same directory.
       durable: fsync the written file before the rename and the directory after it.
     """
     path = pathlib.Path(path)
-    temporary = temporary_path(path, tmp)
-    yield temporary
-    if durable:
-        fd = os.open(temporary, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    os.replace(temporary, path)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMPORARY_SUFFIX, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            yield f
+            f.flush()
+            if durable:
+                os.fsync(f.fileno())
+        os.replace(name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise
     if durable:
         _fsync_directory(path.parent)
 
 
-def write_atomic(path, data: str | bytes, *, tmp: str | None = None, durable: bool = False) -> pathlib.Path:
-    """Write ``data`` (text as given, no newline translation: CSV keeps its \\r\\n; or bytes) to a
-    temporary name beside ``path`` (:func:`replacing`), then rename it into place; returns ``path``."""
+def write_atomic(path, data: str | bytes, *, durable: bool = False) -> pathlib.Path:
+    """Write ``data`` (text as given, UTF-8, no newline translation: CSV keeps its \\r\\n; or bytes)
+    to a fresh temporary file beside ``path`` (:func:`replacing`), then rename it into place; returns ``path``."""
     path = pathlib.Path(path)
-    with replacing(path, tmp=tmp, durable=durable) as temporary:
-        if isinstance(data, bytes):
-            temporary.write_bytes(data)
-        else:
-            with open(temporary, "w", newline="") as f:
-                f.write(data)
+    with replacing(path, durable=durable) as f:
+        f.write(data if isinstance(data, bytes) else data.encode("utf-8"))
     return path
 
 
-__all__ = ["replacing", "temporary_path", "write_atomic"]
+__all__ = ["TEMPORARY_SUFFIX", "is_temporary", "replacing", "write_atomic"]

@@ -62,8 +62,8 @@ def save_figures(figures: dict, directory, formats=("png",), *, close: bool = Tr
         for stem, fig in figures.items():
             for fmt in formats:
                 path = directory / f"{stem}.{fmt}"
-                with replacing(path) as tmp, style.context():
-                    fig.savefig(tmp, format=fmt, dpi=style.DPI)
+                with replacing(path) as f, style.context():
+                    fig.savefig(f, format=fmt, dpi=style.DPI)
                 written.append(path)
     finally:
         if close:

@@ -30,12 +30,11 @@ def load_unit(path: pathlib.Path) -> dict:
 
 
 def save_unit(path: pathlib.Path, arrays: dict) -> None:
-    """Save ``arrays`` as the .npz file ``path`` (written as <stem>.tmp.npz, then renamed)."""
+    """Save ``arrays`` as the .npz file ``path`` (written under a fresh temporary name, then renamed)."""
     import numpy as np
 
-    path = pathlib.Path(path)
-    with replacing(path, tmp=path.stem + ".tmp.npz") as tmp:
-        np.savez(tmp, **arrays)
+    with replacing(path) as f:
+        np.savez(f, **arrays)
 
 
 class UnitStore:

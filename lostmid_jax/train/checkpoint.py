@@ -6,7 +6,7 @@
 
 Integrity: once orbax has finished writing ``ckpt/<step>/``, :func:`write_manifest`
 records the size and SHA-256 of every file under it in ``ckpt/<step>/MANIFEST``
-(written to a temporary name, fsynced, then renamed: it exists only complete).
+(written to a fresh temporary name, fsynced, then renamed: it exists only complete).
 A step is *intact* when its manifest exists and every listed file has its
 recorded size and hash (:func:`verify`); a step without a manifest (the
 process died between orbax's write and the manifest, or an older version
@@ -30,7 +30,7 @@ import numpy as np
 import orbax.checkpoint as ocp
 
 from ..parallel import is_process0
-from ..runs.atomic import write_atomic
+from ..runs.atomic import is_temporary, write_atomic
 from .config import TrainConfig
 
 MANIFEST = "MANIFEST"  # ckpt/<step>/MANIFEST: {"format", "step", "files": {relative path: {"size", "sha256"}}}
@@ -102,9 +102,8 @@ def _sync(name: str) -> None:
 
 
 def _files(directory: pathlib.Path) -> list[pathlib.Path]:
-    skip = {MANIFEST, MANIFEST + ".tmp"}
     return sorted(p for p in directory.rglob("*")
-                  if p.is_file() and not (p.parent == directory and p.name in skip))
+                  if p.is_file() and not (p.parent == directory and (p.name == MANIFEST or is_temporary(p.name, MANIFEST))))
 
 
 def _sha256(path: pathlib.Path) -> str:
@@ -115,15 +114,14 @@ def _sha256(path: pathlib.Path) -> str:
 def write_manifest(directory: str | pathlib.Path, step: int) -> pathlib.Path:
     """Write ``directory/MANIFEST`` (size and SHA-256 of every other file under it) atomically.
 
-    Written to ``MANIFEST.tmp``, fsynced, then renamed, so a reader sees either
+    Written to a fresh temporary name, fsynced, then renamed, so a reader sees either
     no manifest or a complete one. Returns the manifest's path.
     """
     directory = pathlib.Path(directory)
     files = {p.relative_to(directory).as_posix(): {"size": p.stat().st_size, "sha256": _sha256(p)}
              for p in _files(directory)}
     record = {"format": _FORMAT, "step": int(step), "files": files}
-    return write_atomic(directory / MANIFEST, json.dumps(record, indent=1, sort_keys=True) + "\n",
-                        tmp=MANIFEST + ".tmp", durable=True)
+    return write_atomic(directory / MANIFEST, json.dumps(record, indent=1, sort_keys=True) + "\n", durable=True)
 
 
 def check_intact(directory: str | pathlib.Path, step: int) -> str | None:

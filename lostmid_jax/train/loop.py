@@ -138,7 +138,7 @@ def _row(path: pathlib.Path, number: int, line: str) -> dict:
 
 
 def _write_atomic(path: pathlib.Path, text: str) -> None:
-    write_atomic(path, text, tmp=path.name + ".tmp")  # a reader (or a kill) sees the old file or the new one
+    write_atomic(path, text)  # a reader (or a kill) sees the old file or the new one
 
 
 def _write_jsonl(path: pathlib.Path, rows: list[dict]) -> None:
