@@ -7,6 +7,7 @@ Shapes: L positions, D width, H depth, K cotangents, P pathways.
     prof = influence_profile(model, x, mesh=parallel.make_mesh(8), max_memory_gb=4)   # prof.plan
     per_seed = mapped_profiles(build, seeds, mesh=mesh)   # many inits of one graph over a mesh
     a_l = attention_strength(model, x)            # [H] effective attention strength
+    raw, ratio = attention_received(model, x)     # [H, N, L] attention each key receives, raw and vs uniform
     prior = prior_for(model.cfg, L)               # the model's Step-0 theory prior
     metrics.spearman(prof.norms, theory_row)      # comparison metrics (lostmid_jax.stats)
 
@@ -37,6 +38,7 @@ _EXPORTS = {
     "PATHWAYS": ".request",
     "ProfileRequest": ".request",
     "attention_probs": ".strength",
+    "attention_received": ".received",
     "attention_strength": ".strength",
     "attention_strength_under": ".strength",
     "fit_constant_alpha": ".theory_fit",
@@ -53,6 +55,7 @@ __all__ = [
     "PathwayProfiles",
     "ProfileRequest",
     "attention_probs",
+    "attention_received",
     "attention_strength",
     "attention_strength_under",
     "fit_constant_alpha",

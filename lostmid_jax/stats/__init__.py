@@ -8,6 +8,8 @@ Shapes: S rows (seeds or replicates), L positions (1-based j, x = j / L), B bins
     heldout           split_halves, heldout_score: fit on one half of the seeds, score on the other
     intervals         mean_sem, mean_halfwidth, t_interval, jackknife_interval, wilson_interval,
                       log_interval: means with their error over seeds, proportions, positive values
+    paired            paired_difference(a, b): mean of paired differences, its bootstrap CI, a verdict
+    valley            valley_fit(rows): the |pos - L/2| power law, a CI on alpha, and when it does not apply
 
 Importing this package (or any of its modules) loads no jax; it uses
 :mod:`lostmid_jax.theory` (pure math) only for the position convention and the
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from .._lazy import lazy_exports
 
-_SUBMODULES = ("agreement", "heldout", "intervals", "misfit", "profile_metrics")
+_SUBMODULES = ("agreement", "heldout", "intervals", "misfit", "paired", "profile_metrics", "valley")
 __all__ = list(_SUBMODULES)
 
 __getattr__, __dir__ = lazy_exports(__name__, {}, _SUBMODULES)

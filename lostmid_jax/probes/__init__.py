@@ -1,0 +1,49 @@
+"""What practitioners measure on a trained model: position-controlled retrieval on text or tokens.
+
+Shapes: E examples, k passages (p = 1..k, the fact's passage), T prompt ids, C answer candidates.
+
+    tok = load_tokenizer(DIR)                                   # the checkpoint's own tokenizer
+    probes = text_probes(tok, builtin_facts(40), passages=5, length=1024)   # paired design, T ids exactly
+    probes = token_probes(cfg.vocab_size, examples=40, length=256)         # no tokenizer: any model
+    scores = score_probes(model, probes)                        # log P(answer), MC rank, greedy exact match
+    result = position_test(scores)                              # accuracy per passage (Wilson), middle vs ends
+    result.verdict                                              # "middle worse" / "no difference beyond noise"
+
+One module per idea: documents (the generator and the paired design),
+tokenizer (reading the model's tokenizer; a word-level one built with the
+`tokenizers` library), scoring (log-probabilities, ranks, exact match),
+position_test (intervals and the paired middle-vs-ends difference).
+Attention received per key and the valley fit live with the other
+measurements: :func:`lostmid_jax.analysis.attention_received`,
+:func:`lostmid_jax.stats.valley.valley_fit`.
+"""
+
+from __future__ import annotations
+
+from .._lazy import lazy_exports
+
+_EXPORTS = {
+    "Fact": ".documents",
+    "ProbeSet": ".documents",
+    "builtin_facts": ".documents",
+    "builtin_vocabulary": ".documents",
+    "read_corpus": ".documents",
+    "read_facts": ".documents",
+    "text_probes": ".documents",
+    "token_probes": ".documents",
+    "TextTokenizer": ".tokenizer",
+    "load_tokenizer": ".tokenizer",
+    "save_tokenizer": ".tokenizer",
+    "word_tokenizer": ".tokenizer",
+    "ProbeScores": ".scoring",
+    "check_fits": ".scoring",
+    "score_probes": ".scoring",
+    "PositionResult": ".position_test",
+    "middle_passages": ".position_test",
+    "position_test": ".position_test",
+}
+_SUBMODULES = ("documents", "position_test", "scoring", "tokenizer")
+
+__all__ = sorted(_EXPORTS) + list(_SUBMODULES)
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, _SUBMODULES)

@@ -1,0 +1,153 @@
+"""Valley statistics of measured profiles: the practitioners' power law with its CI, and when it does not apply.
+
+Shapes: S rows (examples or seeds), L positions (1-based j, x = j / L).
+
+    v = valley_fit(rows)         # rows [S, L] (or one profile [L]): fit on the mean, CI over rows
+    v.alpha, v.alpha_ci, v.r2    # score(pos) ~ beta |pos - L/2|^(-alpha), alpha = PowerLawFit.c
+    v.describes, v.reason        # does the power law describe this profile? (the rule below)
+    v.u                          # the toolkit's U statistics of the mean profile (stats.profile_metrics)
+
+The fit is :func:`.profile_metrics.valley_power_law` (least squares of
+log p_j on log |j - L/2| over lo L <= |j - L/2| <= hi L, the last token
+excluded) on the mean of the normalized rows, p = (1/S) sum_s n_s / sum_j n_s,j.
+Sign: alpha < 0 for a valley (the score rises away from the middle), alpha > 0
+for a peak in the middle; practitioners quote |alpha|.
+
+The 95% CI on alpha is the expanded basic bootstrap over rows of
+:func:`.agreement.row_bootstrap_ci` (each replicate refits the mean of S
+resampled rows); NaN for one row.
+
+**The rule.** A |pos - L/2| law is symmetric about the middle, so it can only
+describe a profile whose two arms follow the same law. It is said to describe
+the profile when all three hold (checked in this order):
+
+1. the left arm (j < L/2) and the right arm (j > L/2), fitted alone, bend the
+   same way: alpha_left and alpha_right have the same sign, each with
+   |alpha| >= ``ALPHA_MIN`` (0.05; flatter is no valley);
+2. they agree in size: |alpha_left - alpha_right| <= ``ARM_AGREEMENT`` (0.5)
+   times max(|alpha_left|, |alpha_right|);
+3. one law explains both arms: the two-sided fit has R^2 >= ``R2_MIN`` (0.8).
+
+A monotone profile (the Step-0 causal row falls from the first token) fails
+1: its left arm rises towards the middle while its right arm falls away from
+it; a lopsided U fails 2; arms with the same exponent at different heights
+fail 3. ``reason`` names the first condition that fails
+(tests/stats/test_valley.py checks each).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+
+from .agreement import row_bootstrap_ci
+from .profile_metrics import PowerLawFit, u_statistics, valley_power_law
+from ..validation import check_float, check_int
+
+R2_MIN = 0.8
+"""Smallest R^2 of the two-sided log-log fit for the law to describe a profile."""
+ALPHA_MIN = 0.05
+"""Smallest |alpha| of each arm for it to bend at all (a flatter arm has no valley to describe)."""
+ARM_AGREEMENT = 0.5
+"""Largest |alpha_left - alpha_right| / max(|alpha_left|, |alpha_right|) for the arms to agree."""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ValleyFit:
+    """The power law of a (mean) profile, its arms, a CI on alpha and the verdict of the rule.
+
+    Attributes:
+      fit, left, right: PowerLawFit of both arms, the left arm alone and the right arm alone.
+      alpha_lo, alpha_hi: 95% bootstrap interval of alpha = fit.c over rows (NaN for one row).
+      rows: S, the rows averaged.
+      describes: whether the power law describes the profile (module docstring's rule).
+      reason: why not ("" when it does).
+      u: the U statistics of the mean profile (:func:`.profile_metrics.u_statistics`).
+    """
+
+    fit: PowerLawFit
+    left: PowerLawFit
+    right: PowerLawFit
+    alpha_lo: float
+    alpha_hi: float
+    rows: int
+    describes: bool
+    reason: str
+    u: object
+
+    @property
+    def alpha(self) -> float:
+        return self.fit.c
+
+    @property
+    def alpha_ci(self) -> tuple[float, float]:
+        return self.alpha_lo, self.alpha_hi
+
+    @property
+    def r2(self) -> float:
+        return self.fit.r2
+
+
+def power_law_rule(fit: PowerLawFit, left: PowerLawFit, right: PowerLawFit) -> tuple[bool, str]:
+    """(describes, reason) by the module docstring's three conditions, checked in order."""
+    cl, cr = left.c, right.c
+    if not (cl * cr > 0 and min(abs(cl), abs(cr)) >= ALPHA_MIN):
+        if max(abs(cl), abs(cr)) < ALPHA_MIN:
+            return False, f"flat (alpha_left = {cl:.2f}, alpha_right = {cr:.2f}): no valley to describe"
+        return False, (f"the arms bend opposite ways (alpha_left = {cl:.2f}, alpha_right = {cr:.2f}): "
+                       "a monotone profile, not a valley about L/2")
+    gap = abs(cl - cr) / max(abs(cl), abs(cr))
+    if gap > ARM_AGREEMENT:
+        return False, (f"the arms disagree (alpha_left = {cl:.2f}, alpha_right = {cr:.2f}, "
+                       f"relative gap {gap:.2f} > {ARM_AGREEMENT}): a lopsided profile")
+    if not fit.r2 >= R2_MIN:
+        return False, f"R^2 = {fit.r2:.2f} < {R2_MIN}: one |pos - L/2| law does not explain both arms"
+    return True, ""
+
+
+def _rows(profiles) -> np.ndarray:
+    rows = np.asarray(profiles, np.float64)
+    rows = rows[None] if rows.ndim == 1 else rows
+    if (rows.ndim != 2 or rows.shape[1] < 2 or not np.all(np.isfinite(rows)) or np.any(rows < 0)
+            or not np.all(rows.sum(axis=1) > 0)):
+        raise ValueError("profiles must be [L] or [S, L] finite values >= 0 with every row's sum positive, "
+                         f"got shape {rows.shape}")
+    return rows / rows.sum(axis=1, keepdims=True)
+
+
+def valley_fit(profiles, *, lo: float = 0.05, hi: float = 0.45, band: float = 0.1, n_boot: int = 2000,
+               seed: int = 0) -> ValleyFit:
+    """The power law beta |pos - L/2|^(-alpha) of the mean profile, its 95% CI over rows, and the rule.
+
+    Args:
+      profiles: [S, L] one profile per example or seed (or one profile [L]); each row is normalized.
+      lo, hi: the fit range in |x - 1/2| (as :func:`.profile_metrics.valley_power_law`).
+      band: the U statistics' band width.
+      n_boot, seed: bootstrap replicates and seed of the CI on alpha.
+
+    Raises:
+      ValueError: bad profiles (named), or a fit range holding fewer than 3 positions on an arm.
+    """
+    rows = _rows(profiles)
+    lo, hi = check_float("lo", lo, 0, 0.5), check_float("hi", hi, 0, 0.5)
+    n_boot = check_int("n_boot", n_boot, 1)
+    mean = rows.mean(axis=0)
+    fit = valley_power_law(mean, lo=lo, hi=hi)
+    left = valley_power_law(mean, lo=lo, hi=hi, side="left")
+    right = valley_power_law(mean, lo=lo, hi=hi, side="right")
+
+    def alpha(m):
+        try:
+            return valley_power_law(m, lo=lo, hi=hi).c
+        except ValueError:  # a resample with too few positive positions in range
+            return math.nan
+
+    ci = row_bootstrap_ci(rows, alpha, n_boot=n_boot, seed=seed) if rows.shape[0] >= 2 else (math.nan, math.nan)
+    describes, reason = power_law_rule(fit, left, right)
+    return ValleyFit(fit=fit, left=left, right=right, alpha_lo=ci[0], alpha_hi=ci[1], rows=rows.shape[0],
+                     describes=describes, reason=reason, u=u_statistics(mean, band=band))
+
+
+__all__ = ["ALPHA_MIN", "ARM_AGREEMENT", "R2_MIN", "ValleyFit", "power_law_rule", "valley_fit"]
