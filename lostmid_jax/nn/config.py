@@ -79,8 +79,8 @@ class DecoderConfig:
         "geometric" (e_h = -8 h / N for every N; equal when N is a power of
         two).
       rope_theta: RoPE base theta (> 0).
-      rope_scaling: None, or an nn.RopeScaling ("linear" or "llama3"
-        frequency rescaling; a dict of its fields is converted); used, like
+      rope_scaling: None, or an nn.RopeScaling ("linear", "llama3",
+        "dynamic" or "yarn" frequency rescaling; a dict of its fields is converted); used, like
         ``rope_theta``, only with position "rope".
       max_positions: size of the learned absolute position table (>= 1).
       norm: "layernorm", "rmsnorm" or "none"; used before attention and MLP

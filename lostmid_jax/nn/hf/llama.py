@@ -6,18 +6,14 @@ attention and a SwiGLU MLP, stored under Qwen2's tensor names (nn/hf/qwen2.py).
 Keys read (every one of the three): num_hidden_layers (H), hidden_size (D),
 num_attention_heads, num_key_value_heads, head_dim, intermediate_size,
 rms_norm_eps, max_position_embeddings, vocab_size, tie_word_embeddings,
-hidden_act ("silu"), initializer_range, and the RoPE keys: rope_parameters
-(transformers >= 5) or rope_scaling + rope_theta (older files; rope_scaling
-wins when both are there, as in transformers), with rope_type "default",
-"linear" (factor) or "llama3" (factor, low_freq_factor, high_freq_factor,
-original_max_position_embeddings, default max_position_embeddings).
+hidden_act ("silu"), initializer_range, and the RoPE keys (nn/hf/rope.py:
+rope_type "default", "linear", "dynamic", "llama3" or "yarn").
 A missing key takes transformers' default for the family (each module's DEFAULTS).
 
 Llama's own keys: attention_bias (q, k, v and o biases), mlp_bias.
 
-Refused (ValueError naming the key): hidden_act other than "silu"; rope_type
-other than "default" / "linear" / "llama3" (dynamic, yarn, longrope, ...);
-partial_rotary_factor != 1; per-layer-type rope_parameters.
+Refused (ValueError naming the key): hidden_act other than "silu"; the RoPE
+keys nn/hf/rope.py refuses (longrope, partial_rotary_factor != 1, per-layer types).
 
 Export (nn/hf/families.family_of): a config matching several families is
 written as the first of Llama, Mistral, Qwen3 (a Mistral without a window is a Llama).
@@ -26,14 +22,13 @@ written as the first of Llama, Mistral, Qwen3 (a Mistral without a window is a L
 from __future__ import annotations
 
 from ..config import DecoderConfig
-from ..rope_scaling import RopeScaling
 from . import qwen2
+from .rope import ROPE_TYPES, mismatches as rope_mismatches, rope_from_hf, rope_parameters
 from .common import fixed_mismatches, head_dim, require
 
 FAMILY = "llama"
 PREFIX = qwen2.PREFIX
 ARCHITECTURE = "LlamaForCausalLM"
-ROPE_TYPES = ("default", "linear", "llama3")
 # transformers' defaults for keys a config.json may omit.
 DEFAULTS = dict(num_key_value_heads=None, head_dim=None, rms_norm_eps=1e-6, max_position_embeddings=2048,
                 tie_word_embeddings=False, attention_bias=False, mlp_bias=False)
@@ -43,37 +38,6 @@ FIXED = dict(attention="softmax", position="rope", norm="rmsnorm", pre_norm=True
 
 to_hf = qwen2.to_hf
 from_hf = qwen2.from_hf
-
-
-def rope_from_hf(raw: dict) -> tuple[float, RopeScaling | None]:
-    """(rope_theta, RopeScaling or None) from a config.json's RoPE keys (see the module docstring)."""
-    field = "rope_scaling" if raw.get("rope_scaling") else "rope_parameters"
-    params = raw.get(field) or {}
-    if not isinstance(params, dict):
-        raise ValueError(f"config.json {field} must be a JSON object, got {params!r}")
-    nested = [k for k, v in params.items() if isinstance(v, dict)]
-    if nested:
-        raise ValueError(f"config.json {field} has per-layer-type entries {nested}: not supported")
-    partial = params.get("partial_rotary_factor", raw.get("partial_rotary_factor", 1.0))
-    if partial != 1:
-        raise ValueError(f"config.json partial_rotary_factor={partial!r} is not supported (only 1)")
-    kind = params.get("rope_type", params.get("type", "default"))
-    if kind not in ROPE_TYPES:
-        raise ValueError(f"config.json {field}.rope_type={kind!r} is not supported (expected one of {ROPE_TYPES})")
-    theta = float(params.get("rope_theta", raw.get("rope_theta", 10000.0)))
-    if kind == "default":
-        return theta, None
-    if "factor" not in params:
-        raise ValueError(f"config.json {field} (rope_type={kind!r}) is missing the key 'factor'")
-    if kind == "linear":
-        return theta, RopeScaling(kind="linear", factor=params["factor"])
-    for key in ("low_freq_factor", "high_freq_factor"):
-        if key not in params:
-            raise ValueError(f"config.json {field} (rope_type='llama3') is missing the key {key!r}")
-    original = params.get("original_max_position_embeddings",
-                          raw.get("original_max_position_embeddings", raw.get("max_position_embeddings")))
-    return theta, RopeScaling(kind="llama3", factor=params["factor"], low_freq_factor=params["low_freq_factor"],
-                              high_freq_factor=params["high_freq_factor"], original_max_positions=original)
 
 
 def llama_style_config(raw: dict, family: str, defaults: dict, param_dtype: str, **fields) -> DecoderConfig:
@@ -99,7 +63,7 @@ def llama_style_config(raw: dict, family: str, defaults: dict, param_dtype: str,
 
 def llama_style_mismatches(cfg: DecoderConfig) -> list[str]:
     """What keeps ``cfg`` from every Llama-style family (FIXED, embed_norm, width divisible by heads)."""
-    out = fixed_mismatches(cfg, FIXED)
+    out = fixed_mismatches(cfg, FIXED) + rope_mismatches(cfg)
     if getattr(cfg, "embed_norm", False):
         out.append("embed_norm=True (needs False)")
     if cfg.width % cfg.heads:
@@ -119,24 +83,13 @@ def causal_mismatches(cfg: DecoderConfig, *, qk_norm: bool) -> list[str]:
     return out
 
 
-def _rope_parameters(cfg: DecoderConfig) -> dict:
-    out = {"rope_type": "default", "rope_theta": cfg.rope_theta}
-    scaling = cfg.rope_scaling
-    if scaling is not None:
-        out.update(rope_type=scaling.kind, factor=scaling.factor)
-        if scaling.kind == "llama3":
-            out.update(low_freq_factor=scaling.low_freq_factor, high_freq_factor=scaling.high_freq_factor,
-                       original_max_position_embeddings=scaling.original_max_positions)
-    return out
-
-
 def llama_style_to_hf(family: str, architecture: str, cfg: DecoderConfig) -> dict:
     """The config.json keys every Llama-style family writes (the family adds its own)."""
     return dict(
         architectures=[architecture], model_type=family, num_hidden_layers=cfg.depth,
         hidden_size=cfg.width, num_attention_heads=cfg.heads, num_key_value_heads=cfg.resolved_kv_heads,
         head_dim=cfg.resolved_head_dim, intermediate_size=cfg.resolved_mlp_width, rms_norm_eps=cfg.norm_eps,
-        rope_theta=cfg.rope_theta, rope_parameters=_rope_parameters(cfg),
+        rope_theta=cfg.rope_theta, rope_parameters=rope_parameters(cfg),
         max_position_embeddings=cfg.max_positions, vocab_size=cfg.vocab_size,
         tie_word_embeddings=cfg.tie_embeddings, hidden_act="silu", initializer_range=cfg.init_std,
     )

@@ -3,12 +3,12 @@ Qwen3 share.
 
 Keys read: num_hidden_layers (H), hidden_size (D), num_attention_heads,
 num_key_value_heads, head_dim (optional), intermediate_size, rms_norm_eps,
-rope_theta (or rope_parameters.rope_theta, transformers >= 5),
-vocab_size, tie_word_embeddings, max_position_embeddings, hidden_act
+the RoPE keys (nn/hf/rope.py: rope_theta and rope_type "default", "linear",
+"dynamic", "llama3" or "yarn"), vocab_size, tie_word_embeddings, max_position_embeddings, hidden_act
 ("silu"), initializer_range.
 
-Refused (ValueError naming the key): use_sliding_window=true, rope scaling,
-another hidden_act.
+Refused (ValueError naming the key): use_sliding_window=true, the RoPE keys
+nn/hf/rope.py refuses, another hidden_act.
 
 Tensors, names under "model." (torch Linear weights are [out, in], transposed):
 
@@ -30,28 +30,18 @@ from __future__ import annotations
 from ..config import DecoderConfig
 from .common import (B, fixed_mismatches, head_dim, layers_from_hf, linear_to_hf, lm_head_to_hf, norm_to_hf,
                      require, stack)
+from .rope import mismatches as rope_mismatches, rope_from_hf, rope_parameters
 
 FAMILY = "qwen2"
 PREFIX = "model."
 # Fields a DecoderConfig must have to be exported as Qwen2.
 FIXED = dict(attention="softmax", mask="causal", position="rope", norm="rmsnorm",
              pre_norm=True, final_norm=True, mlp="swiglu", qkv_bias=True, out_bias=False,
-             mlp_bias=False, residual=True, attn_mix=None, qk_norm=False, sinks=0,
-             rope_scaling=None)
+             mlp_bias=False, residual=True, attn_mix=None, qk_norm=False, sinks=0)
 
 LINEARS = {f"self_attn.{n}_proj": ("attn", n) for n in "qkvo"}
 LINEARS.update({f"mlp.{n}_proj": ("mlp", n) for n in ("gate", "up", "down")})
 NORMS = {"input_layernorm": "norm1", "post_attention_layernorm": "norm2"}
-
-
-def _rope_theta(raw: dict) -> float:
-    params = raw.get("rope_parameters") or {}
-    scaling = raw.get("rope_scaling") or {}
-    kind = params.get("rope_type", scaling.get("rope_type", scaling.get("type", "default")))
-    if kind != "default":
-        raise ValueError(f"config.json rope_type={kind!r} is not supported (only 'default')")
-    theta = params.get("rope_theta", raw.get("rope_theta", 10000.0))
-    return float(theta)
 
 
 def config_from_hf(raw: dict, param_dtype: str) -> DecoderConfig:
@@ -60,12 +50,13 @@ def config_from_hf(raw: dict, param_dtype: str) -> DecoderConfig:
         raise ValueError(f"config.json hidden_act={raw['hidden_act']!r} is not supported (expected 'silu')")
     if raw.get("use_sliding_window", False):
         raise ValueError("config.json use_sliding_window=true is not supported")
+    theta, scaling = rope_from_hf(raw)
     return DecoderConfig(
         depth=require(raw, "num_hidden_layers", "qwen2"), width=require(raw, "hidden_size", "qwen2"),
         heads=require(raw, "num_attention_heads", "qwen2"),
         kv_heads=raw.get("num_key_value_heads"), head_dim=head_dim(raw),
         mlp_width=require(raw, "intermediate_size", "qwen2"),
-        norm_eps=float(raw.get("rms_norm_eps", 1e-6)), rope_theta=_rope_theta(raw),
+        norm_eps=float(raw.get("rms_norm_eps", 1e-6)), rope_theta=theta, rope_scaling=scaling,
         max_positions=int(raw.get("max_position_embeddings", 32768)),
         vocab_size=require(raw, "vocab_size", "qwen2"),
         tie_embeddings=bool(raw.get("tie_word_embeddings", False)),
@@ -76,7 +67,7 @@ def config_from_hf(raw: dict, param_dtype: str) -> DecoderConfig:
 
 def mismatches(cfg: DecoderConfig) -> list[str]:
     """The fields that keep ``cfg`` from being exported as Qwen2 (empty: it can be)."""
-    return fixed_mismatches(cfg, FIXED)
+    return fixed_mismatches(cfg, FIXED) + rope_mismatches(cfg)
 
 
 def config_to_hf(cfg: DecoderConfig) -> dict:
@@ -86,7 +77,7 @@ def config_to_hf(cfg: DecoderConfig) -> dict:
         hidden_size=cfg.width, num_attention_heads=cfg.heads, num_key_value_heads=cfg.resolved_kv_heads,
         head_dim=cfg.resolved_head_dim, intermediate_size=cfg.resolved_mlp_width,
         rms_norm_eps=cfg.norm_eps, rope_theta=cfg.rope_theta,
-        rope_parameters={"rope_type": "default", "rope_theta": cfg.rope_theta},
+        rope_parameters=rope_parameters(cfg),
         max_position_embeddings=cfg.max_positions, vocab_size=cfg.vocab_size,
         tie_word_embeddings=cfg.tie_embeddings, hidden_act="silu", use_sliding_window=False,
         initializer_range=cfg.init_std,

@@ -192,7 +192,7 @@ def test_rope_frequencies_match_transformers(params):
 
 
 @pytest.mark.parametrize("fields, match", [
-    (dict(kind="yarn", factor=2.0), "rope_scaling.kind"),
+    (dict(kind="ntk", factor=2.0), "rope_scaling.kind"),
     (dict(kind="linear", factor=0.0), "rope_scaling.factor"),
     (dict(kind="linear", factor=2.0, low_freq_factor=1.0), "low_freq_factor is only used"),
     (dict(kind="llama3", factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0), "original_max_positions"),
@@ -300,8 +300,9 @@ def _raw(family, **changes):
 
 
 @pytest.mark.parametrize("family, changes, match", [
-    ("llama", dict(rope_parameters=dict(rope_type="yarn", factor=4.0)), r"rope_parameters\.rope_type='yarn'"),
-    ("llama", dict(rope_scaling=dict(type="dynamic", factor=2.0), rope_theta=1e4), r"rope_scaling\.rope_type"),
+    ("llama", dict(rope_parameters=dict(rope_type="longrope", factor=4.0)), r"rope_parameters\.rope_type='longrope'"),
+    ("llama", dict(rope_scaling=dict(type="su", factor=2.0), rope_theta=1e4), r"rope_scaling\.rope_type"),
+    ("llama", dict(rope_parameters=dict(rope_type="yarn")), "missing the key 'factor'"),
     ("llama", dict(rope_parameters=dict(rope_type="llama3", factor=8.0, high_freq_factor=4.0)), "low_freq_factor"),
     ("llama", dict(partial_rotary_factor=0.5), "partial_rotary_factor"),
     ("llama", dict(hidden_act="gelu"), "hidden_act"),
