@@ -101,8 +101,12 @@ def main(argv: list[str] | None = None) -> int:
         exp = load(kind)
         cfg = script.config_from_args(exp, args, args._flags)
         return script.launch(exp, cfg, args)
-    except ValueError as err:
-        parser.exit(2, f"lostmid {args.command}: error: {err}\n")
+    except (ValueError, OSError) as err:
+        from ..experiments.script import one_line
+
+        parser.exit(2, f"lostmid {args.command}: error: {one_line(err)}\n")
+    except KeyboardInterrupt:  # SIGINT, or SIGTERM during a run: its config.json says "interrupted"
+        parser.exit(130, f"lostmid {args.command}: interrupted\n")
 
 
 if __name__ == "__main__":

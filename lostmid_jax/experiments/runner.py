@@ -29,12 +29,14 @@ import contextlib
 import logging
 import pathlib
 import shutil
+import signal
 import sys
+import threading
 import time
 import warnings
 
 from ..runs.atomic import write_atomic
-from ..runs.claim import claim_run_dir
+from ..runs.claim import claim, resolve_out
 from ..runs.config import jsonable
 from ..runs.config_file import CONFIG_FILE, write_config
 from ..runs.plot import draw_figures, figure_title, save_figures
@@ -62,6 +64,24 @@ def writes_files() -> bool:
 
 def _holds_only_config(run_dir: pathlib.Path) -> bool:
     return {p.name for p in run_dir.iterdir()} <= {"config.json"}
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt():
+    """SIGTERM raises KeyboardInterrupt, as SIGINT does, so a terminated run records that it stopped
+    (in the main thread only; the previous handler is restored)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt(f"signal {signum} (SIGTERM)")
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @contextlib.contextmanager
@@ -112,7 +132,7 @@ def files_block(exp, run_dir: pathlib.Path, tables: dict[str, list[dict]], figur
 
 
 def execute(exp, cfg, run_dir, *, smoke: bool = False, progress: bool = True, figures: bool = True,
-            mesh=None, echo=print):
+            mesh=None, echo=print, replace_unfinished: bool = False):
     """Run ``cfg`` of experiment module ``exp`` and write its run directory; returns the result.
 
     Args:
@@ -125,31 +145,61 @@ def execute(exp, cfg, run_dir, *, smoke: bool = False, progress: bool = True, fi
       mesh: devices to spread the work over (experiments that take one), or None.
       echo: where the table, the verdict and the list of files are printed (None: nowhere; the
         phase log is then left to the logging configuration).
+      replace_unfinished: an unfinished run of this experiment in ``run_dir`` (interrupted: config.json's
+        status is not "done") is deleted and started again (``--replace-unfinished``).
+
+    ``run_dir`` is resolved once (~ expanded, symlinks resolved) and claimed atomically
+    (:func:`lostmid_jax.runs.claim.claim`); every file is written under that one path. SIGTERM stops a run
+    as SIGINT does; config.json then says "interrupted" ("failed" after an error), and the refusal of the
+    same command names the run as unfinished.
     """
-    with _phase_log(echo is not None):
-        return _execute(exp, cfg, run_dir, smoke=smoke, progress=progress, figures=figures, mesh=mesh, echo=echo)
+    with _phase_log(echo is not None), _sigterm_as_interrupt():
+        return _execute(exp, cfg, run_dir, smoke=smoke, progress=progress, figures=figures, mesh=mesh, echo=echo,
+                        replace_unfinished=replace_unfinished)
 
 
-def _execute(exp, cfg, run_dir, *, smoke, progress, figures, mesh, echo):
+def _execute(exp, cfg, run_dir, *, smoke, progress, figures, mesh, echo, replace_unfinished):
     start = time.perf_counter()
-    given, run_dir = run_dir, pathlib.Path(run_dir)
     if hasattr(exp, "resolve"):  # "auto" choices made now, so config.json records what runs
         cfg = exp.resolve(cfg)
-    writer = writes_files()
-    created = claim_run_dir(given, jsonable(cfg), experiment=exp.NAME,
-                               resumable=getattr(exp, "RESUMABLE", False))
-    if writer:
-        run_dir.mkdir(parents=True, exist_ok=True)
-        write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="running")
-    log.info(f"{exp.NAME}: running into {run_dir}")
+    if not writes_files():  # multi-host: process 0 claims and writes; the others compute
+        return exp.run(cfg, resolve_out(run_dir), progress=progress, mesh=mesh)
+    held = claim(run_dir, jsonable(cfg), experiment=exp.NAME, resumable=getattr(exp, "RESUMABLE", False),
+                 replace_unfinished=replace_unfinished)
     try:
+        return _claimed(exp, cfg, held, start, smoke=smoke, progress=progress, figures=figures, mesh=mesh,
+                        echo=echo)
+    finally:
+        held.release()
+
+
+def _stopped(exp, cfg, held, smoke: bool, err: BaseException) -> None:
+    """After a run stopped: remove a directory it created that holds nothing finished, else record why."""
+    run_dir = held.path
+    if held.created and _holds_only_config(run_dir):
+        shutil.rmtree(run_dir, ignore_errors=True)  # nothing finished: leave no trace
+        return
+    status = "interrupted" if isinstance(err, KeyboardInterrupt) else "failed"
+    with contextlib.suppress(Exception):
+        write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status=status)
+
+
+def _claimed(exp, cfg, held, start, *, smoke, progress, figures, mesh, echo):
+    run_dir = held.path
+    try:
+        write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="running")
+        log.info(f"{exp.NAME}: running into {run_dir}")
         result = exp.run(cfg, run_dir, progress=progress, mesh=mesh)
-    except BaseException:
-        if created and writer and _holds_only_config(run_dir):
-            shutil.rmtree(run_dir, ignore_errors=True)  # nothing finished: leave no trace
+        written = _write_results(exp, cfg, run_dir, result, start, smoke=smoke, figures=figures)
+    except BaseException as err:
+        _stopped(exp, cfg, held, smoke, err)
         raise
-    if not writes_files():
-        return result
+    _announce(exp, run_dir, result, *written, echo=echo)
+    return result
+
+
+def _write_results(exp, cfg, run_dir, result, start, *, smoke, figures):
+    """Write the tables, column dictionary, summary, verdict, figures and the final config.json."""
     tables = {csv_name(name): rows for name, rows in exp.records(result).items()}
     log.info(f"{exp.NAME}: writing {len(tables)} tables")
     for name, rows in tables.items():
@@ -168,6 +218,11 @@ def _execute(exp, cfg, run_dir, *, smoke, progress, figures, mesh, echo):
     extra = exp.run_info(result) if hasattr(exp, "run_info") else {}
     write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="done", seconds=round(elapsed, 3),
                     figures=list(drawn), **extra)
+    return tables, table, lines, drawn, elapsed, undocumented
+
+
+def _announce(exp, run_dir, result, tables, table, lines, drawn, elapsed, undocumented, *, echo) -> None:
+    """Print the table, verdict and list of files; warn about undocumented columns."""
     if echo is not None:
         if table:
             echo(table)
@@ -182,5 +237,4 @@ def _execute(exp, cfg, run_dir, *, smoke, progress, figures, mesh, echo):
     if undocumented:
         listed = "; ".join(f"{name}: {', '.join(cols)}" for name, cols in undocumented.items())
         warnings.warn(f"{exp.NAME} wrote columns its COLUMNS does not describe ({listed}); columns.csv marks them "
-                      f"{UNDOCUMENTED}", UndocumentedColumnsWarning, stacklevel=3)
-    return result
+                      f"{UNDOCUMENTED}", UndocumentedColumnsWarning, stacklevel=5)

@@ -45,10 +45,21 @@ def add_run_arguments(parser: argparse.ArgumentParser, exp) -> None:
     group.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     group.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     add_compile_cache_argument(group)
+    if not getattr(exp, "RESUMABLE", False):
+        add_replace_argument(group)
     if getattr(exp, "USES_DEVICES", False):
         group.add_argument("--devices", type=int, default=None,
                            help="devices to spread the work over (default: all devices JAX sees; on CPU set "
                                 "XLA_FLAGS=--xla_force_host_platform_device_count=N to simulate N, docs/scaling.md)")
+
+
+def add_replace_argument(group) -> None:
+    """--replace-unfinished (an interrupted run of an experiment that does not resume starts again)."""
+    from ..runs.claim import REPLACE_FLAG
+
+    group.add_argument(REPLACE_FLAG, action="store_true",
+                       help="if --out holds an unfinished run of this experiment (interrupted or failed), delete "
+                            "what it holds and run again there")
 
 
 def add_compile_cache_argument(group) -> None:
@@ -124,12 +135,14 @@ def launch(exp, cfg, args) -> int:
     from .. import compile_cache
     from .runner import execute
 
+    from ..runs.claim import resolve_out
+
+    run_dir = resolve_out(args.out if args.out is not None else default_run_dir(args.root, exp.NAME))
     compile_cache.configure(enabled=not getattr(args, "no_compile_cache", False))
     show_kernel_builds()
-    run_dir = args.out if args.out is not None else default_run_dir(args.root, exp.NAME)
     mesh = _mesh(args, exp)
     execute(exp, cfg, run_dir, smoke=bool(getattr(args, "smoke", False)), progress=not args.no_progress,
-            figures=not args.no_figures, mesh=mesh)
+            figures=not args.no_figures, mesh=mesh, replace_unfinished=bool(getattr(args, "replace_unfinished", False)))
     return 0
 
 
@@ -141,8 +154,17 @@ def main(name: str, argv: list[str] | None = None, prog: str | None = None) -> i
     try:
         cfg = config_from_args(exp, args, flag_list)
         return launch(exp, cfg, args)
-    except ValueError as err:
-        parser.exit(2, f"{parser.prog}: error: {err}\n")
+    except (ValueError, OSError) as err:
+        parser.exit(2, f"{parser.prog}: error: {one_line(err)}\n")
+
+
+def one_line(err: BaseException) -> str:
+    """An error as the one line the commands print: an OSError names its path and what happened
+    (permission denied, no space left on the device, file too large)."""
+    if isinstance(err, OSError):
+        where = err.filename if err.filename is not None else "a file"
+        return f"{where}: {err.strerror or err}" + (f" (-> {err.filename2})" if err.filename2 else "")
+    return str(err)
 
 
 def rerun_config(run_dir: str | pathlib.Path, assignments: list[str] | None = None):
@@ -175,12 +197,15 @@ def add_rerun_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     parser.add_argument("--devices", type=int, default=None, help="devices to spread the work over (where used)")
     add_compile_cache_argument(parser)
+    add_replace_argument(parser)
 
 
 def rerun(args: argparse.Namespace) -> int:
     """Run an earlier run's config again (with ``--set`` changes) into a new run directory."""
+    from ..runs.claim import resolve_out
+
     exp, cfg, smoke = rerun_config(args.run_dir, args.set)
-    if args.out is not None and pathlib.Path(args.out).resolve() == pathlib.Path(args.run_dir).resolve() \
+    if args.out is not None and resolve_out(args.out) == resolve_out(args.run_dir, "run_dir") \
             and not getattr(exp, "RESUMABLE", False):
         raise ValueError("out: a rerun writes a new run directory; it must differ from run_dir")
     args.smoke = smoke

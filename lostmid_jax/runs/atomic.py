@@ -25,6 +25,16 @@ TEMPORARY_SUFFIX = ".tmp"
 """Every temporary name ends so (``.<name>.<random>.tmp``); :func:`is_temporary` recognizes them."""
 
 
+def _file_mode() -> int:
+    """0o666 less the process's umask: the mode ``open(path, "w")`` would give (mkstemp's own is 0o600)."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+_MODE = _file_mode()
+
+
 def is_temporary(name: str, final: str | None = None) -> bool:
     """True when file ``name`` is a temporary of this writer (of the file ``final`` when given)."""
     prefix = f".{final}." if final is not None else "."
@@ -44,6 +54,8 @@ def replacing(path, *, durable: bool = False):
     """Yield a binary file object open on a new temporary file beside ``path``; once the block
     finishes, rename it onto ``path`` (a failure in the block removes it and leaves ``path`` as it was).
 
+    An OSError (no space left, file too large, ...) names ``path``.
+
     Args:
       path: the final file.
       durable: fsync the written file before the rename and the directory after it.
@@ -51,15 +63,18 @@ def replacing(path, *, durable: bool = False):
     path = pathlib.Path(path)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMPORARY_SUFFIX, dir=path.parent)
     try:
+        os.fchmod(fd, _MODE)
         with os.fdopen(fd, "wb") as f:
             yield f
             f.flush()
             if durable:
                 os.fsync(f.fileno())
         os.replace(name, path)
-    except BaseException:
+    except BaseException as err:
         with contextlib.suppress(OSError):
             os.unlink(name)
+        if isinstance(err, OSError) and err.filename is None:  # a write through the file object names no file
+            raise OSError(err.errno, err.strerror or str(err), str(path)) from err
         raise
     if durable:
         _fsync_directory(path.parent)

@@ -18,6 +18,9 @@ def test_write_atomic_keeps_text_as_given_and_leaves_no_temporary(tmp_path):
     assert write_atomic(tmp_path / "b.bin", b"\x00\x01").read_bytes() == b"\x00\x01"
     write_atomic(tmp_path / "m", "x\n", durable=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b.bin", "m", "t.csv"]
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert (path.stat().st_mode & 0o777) == 0o666 & ~umask  # as open(path, "w") makes it, not mkstemp's 0o600
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):

@@ -72,7 +72,7 @@ def test_resumable_run_needs_the_same_config(tmp_path):
     assert runs.claim_run_dir(tmp_path, config, experiment="step0", resumable=True) is False
     with pytest.raises(ValueError, match="different configuration"):
         runs.claim_run_dir(tmp_path, {"a": 2}, experiment="step0", resumable=True)
-    with pytest.raises(ValueError, match="not empty"):
+    with pytest.raises(ValueError, match="unfinished step0 run .*resume it with: lostmid rerun"):
         runs.claim_run_dir(tmp_path, config, experiment="depth_sweep", resumable=False)
 
 
@@ -105,7 +105,7 @@ def test_failure_after_finished_work_keeps_it(tmp_path):
     with pytest.raises(RuntimeError):
         runner.execute(_experiment(run), _Cfg(), tmp_path / "new", echo=None)
     assert (tmp_path / "new" / "unit0.npz").read_bytes() == b"done"
-    assert json.loads((tmp_path / "new" / "config.json").read_text())["status"] == "running"
+    assert json.loads((tmp_path / "new" / "config.json").read_text())["status"] == "failed"
 
 
 def test_failure_in_a_directory_that_existed_keeps_the_directory(tmp_path):
