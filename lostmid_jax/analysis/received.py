@@ -5,6 +5,7 @@ attention probabilities of one layer (row i: query i = 1..L, column j: key j).
 
     raw, ratio = attention_received(model, x)             # [H, N, L] each; x [L, D], [L] token ids, or a batch
     m = uniform_ratio_map(probs, allowed)                 # [..., L, L]: |S_i| A_ij (1 = uniform), NaN off the mask
+    heat = binned_ratio_map(probs, allowed, 64)           # [64, 64]: its mean over each bin's allowed pairs
     allowed = allowed_keys(cfg, L)                        # [L, L] bool, from the mask classes (lostmid_jax.masks)
 
 Formulas (S_i the keys query i sees, from the model's mask: :func:`prior_for`'s
@@ -64,6 +65,29 @@ def uniform_ratio_map(probs, allowed) -> np.ndarray:
     allowed = np.asarray(allowed, bool)
     size = allowed.sum(axis=1, keepdims=True)
     return np.where(allowed, probs * size, np.nan)
+
+
+def binned_ratio_map(probs, allowed, bins: int) -> np.ndarray:
+    """The heat map's |S_i| A_ij averaged over the allowed pairs of each (query bin, key bin): [B, B], NaN for a
+    bin with no allowed pair. Position j (0-based) falls in bin floor(j B / L); ``bins`` >= L keeps every pair.
+
+    Args:
+      probs: [L, L] attention probabilities (e.g. the mean over heads of one layer).
+      allowed: [L, L] bool mask of the pairs (:func:`allowed_keys`).
+      bins: B >= 1.
+    """
+    ratio = uniform_ratio_map(probs, allowed)
+    length = ratio.shape[0]
+    bins = min(int(bins), length)
+    if bins < 1:
+        raise ValueError(f"bins must be >= 1, got {bins}")
+    index = np.arange(length) * bins // length
+    onehot = np.eye(bins)[index]  # [L, B]
+    ok = np.isfinite(ratio)
+    sums = onehot.T @ np.where(ok, ratio, 0.0) @ onehot
+    counts = onehot.T @ ok.astype(float) @ onehot
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counts > 0, sums / counts, np.nan)
 
 
 def _check_x(model, x):
@@ -138,4 +162,4 @@ def attention_received(model, x, *, layers=None) -> tuple[np.ndarray, np.ndarray
     return received / length, received / expected
 
 
-__all__ = ["allowed_keys", "attention_probs_batch", "attention_received", "uniform_ratio_map", "uniform_share"]
+__all__ = ["allowed_keys", "attention_probs_batch", "binned_ratio_map", "attention_received", "uniform_ratio_map", "uniform_share"]

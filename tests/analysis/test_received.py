@@ -65,3 +65,20 @@ def test_token_ids_batches_and_layers():
 def test_bad_input(x, kwargs, match):
     with pytest.raises(ValueError, match=match):
         attention_received(_model(), x, **kwargs)
+
+
+def test_binned_ratio_map_is_the_mean_over_allowed_pairs():
+    from lostmid_jax.analysis.received import binned_ratio_map
+
+    rng = np.random.default_rng(3)
+    allowed = allowed_keys(_model(mask="sliding_window", window=4).cfg, 10)
+    probs = np.where(allowed, rng.random((10, 10)), 0.0)
+    probs /= probs.sum(1, keepdims=True)
+    heat = binned_ratio_map(probs, allowed, 3)
+    size = allowed.sum(1)
+    for qb in range(3):
+        for kb in range(3):
+            vals = [size[i] * probs[i, j] for i in range(10) for j in range(10)
+                    if allowed[i, j] and i * 3 // 10 == qb and j * 3 // 10 == kb]
+            assert (np.isnan(heat[qb, kb]) and not vals) or heat[qb, kb] == pytest.approx(np.mean(vals))
+    assert np.isnan(heat[0, 2])  # no query of the first bin sees the last keys

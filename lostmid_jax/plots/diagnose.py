@@ -1,0 +1,127 @@
+"""Figures of a trained model's diagnosis: accuracy by the fact's passage, attention received, the heat map
+of attention against uniform, and the influence profile against the architecture's prior.
+
+    accuracy_by_passage(acc)          # acc: DataFrame of passage, accuracy(_lo/_hi), exact(_lo/_hi), chance
+    attention_by_layer(att)           # att: DataFrame of layer, x, raw, vs_uniform (head means)
+    attention_heatmap(ratio)          # ratio [Q, K]: |S_i| A_ij (i A_ij under the causal mask), binned; NaN off the mask
+    influence_vs_prior(prof)          # prof: DataFrame of x, trained, trained_sem, step0, prior
+
+Each returns its Figure and accepts ``ax=`` (:mod:`lostmid_jax.plots`).
+Values on a log axis are the raw values (never their log10). The heat map's
+colour scale diverges at 1 (uniform attention over the mask): blue below,
+red above; values above its top are drawn at the top colour and the
+colourbar says so.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+import numpy as np
+from matplotlib.colors import TwoSlopeNorm
+
+from ._layout import axes_grid, single_axes
+from .style import color, series, styled
+
+HEAT_TOP = 4.0
+"""Default top of the heat map's colour scale (ratios above are clipped to it, and the colourbar says so)."""
+
+
+@styled
+def accuracy_by_passage(acc, *, ax=None, title: str | None = None):
+    """Multiple-choice accuracy and greedy exact match per passage p = 1..k with Wilson 95% intervals."""
+    fig, ax, own = single_axes(ax, (4.6, 3.2))
+    p = np.asarray(acc["passage"], float)
+    for i, (name, label) in enumerate((("accuracy", "multiple choice (rank 1)"), ("exact", "greedy exact match"))):
+        y = np.asarray(acc[name], float)
+        err = np.vstack([y - np.asarray(acc[f"{name}_lo"], float), np.asarray(acc[f"{name}_hi"], float) - y])
+        ax.errorbar(p + (i - 0.5) * 0.08, y, yerr=err, capsize=3, label=label, **series(i, 2))
+    chance = float(np.asarray(acc["chance"], float)[0])
+    ax.axhline(chance, color="0.4", linestyle=":", linewidth=1, label=f"chance ({chance:.2f})")
+    ax.set(xlabel="passage holding the fact, p", ylabel="rate (95% Wilson interval)", ylim=(-0.02, 1.02),
+           xticks=p)
+    ax.legend(loc="best")
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+@styled
+def attention_by_layer(att, *, ax=None, title: str | None = None):
+    """Attention received per key position x = j/L for every layer (head mean): raw column mean (log axis)
+    and the ratio to uniform attention over the mask (linear, 1 = uniform)."""
+    fig, axes, own = axes_grid(ax, 1, 2, (9.0, 3.4), layout="constrained")
+    layers = sorted(set(int(v) for v in att["layer"]))
+    cmap = matplotlib.colormaps["viridis"]
+    for n, layer in enumerate(layers):
+        rows = att[att["layer"] == layer]
+        shade = cmap(n / max(1, len(layers) - 1))
+        kw = dict(color=shade, linewidth=1.1, label=f"layer {layer}" if len(layers) <= 8 or n in (0, len(layers) - 1)
+                  else None)
+        axes[0, 0].plot(rows["x"], rows["raw"], **kw)
+        axes[0, 1].plot(rows["x"], rows["vs_uniform"], **kw)
+    axes[0, 0].set(yscale="log", xlabel="key position x = j / L", ylabel=r"raw $(1/L)\sum_i A_{ij}$",
+                   title="raw column mean (falls with j under a causal mask)")
+    axes[0, 1].axhline(1.0, color="0.3", linestyle="--", linewidth=1, label="uniform")
+    axes[0, 1].set(xlabel="key position x = j / L", ylabel="received / uniform over the mask",
+                   title="against uniform attention")
+    axes[0, 1].legend(loc="best", fontsize=6.5)
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+@styled
+def attention_heatmap(ratio, *, ax=None, title: str | None = None, top: float = HEAT_TOP):
+    """|S_i| A_ij per (query bin, key bin) on a diverging scale centred at 1 (uniform over the mask).
+
+    Args:
+      ratio: [Q, K] mean of |S_i| A_ij over the allowed pairs of each bin (NaN where none is allowed).
+      top: the colour scale's top (> 1); larger ratios are drawn at it (said on the colourbar).
+    """
+    ratio = np.asarray(ratio, float)
+    if ratio.ndim != 2:
+        raise ValueError(f"ratio must be a 2-D array [Q, K], got shape {ratio.shape}")
+    if not top > 1:
+        raise ValueError(f"top must be > 1, got {top!r}")
+    fig, ax, own = single_axes(ax, (4.4, 3.8))
+    finite = ratio[np.isfinite(ratio)]
+    vmax = float(min(top, finite.max())) if finite.size else top
+    vmax = max(vmax, 1.0 + 1e-6)
+    clipped = int(np.sum(finite > vmax))
+    cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="0.85")
+    image = ax.imshow(np.ma.masked_invalid(ratio), cmap=cmap, norm=TwoSlopeNorm(vmin=0.0, vcenter=1.0, vmax=vmax),
+                      origin="upper", interpolation="nearest", extent=(0, 1, 1, 0), aspect="auto")
+    label = r"$|S_i|\,A_{ij}$ (1 = uniform; $i A_{ij}$ causal)"
+    if clipped:
+        label += f"\n{clipped} bins above {vmax:g} drawn at {vmax:g}"
+    fig.colorbar(image, ax=ax, label=label, extend="max" if clipped else "neither")
+    ax.set(xlabel="key x = j / L", ylabel="query x = i / L")
+    ax.grid(False)
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+@styled
+def influence_vs_prior(prof, *, ax=None, title: str | None = None):
+    """The trained model's normalized influence profile (mean +- SEM over examples), the same architecture's
+    measured Step-0 profile and its theory prior, on a log axis over x = j/L."""
+    fig, ax, own = single_axes(ax, (4.8, 3.4))
+    x = np.asarray(prof["x"], float)
+    curves = (("trained", "trained model"), ("step0", "same architecture at Step 0"), ("prior", "Step-0 theory prior"))
+    for i, (name, label) in enumerate(curves):
+        y = np.asarray(prof[name], float)
+        ax.plot(x, np.where(y > 0, y, np.nan), label=label, **series(i, 3, marker=False))
+        sem = f"{name}_sem"
+        if sem in prof:
+            s = np.asarray(prof[sem], float)
+            lo = np.where(y - s > 0, y - s, np.nan)
+            ax.fill_between(x, lo, y + s, color=color(i), alpha=0.2, linewidth=0)
+    ax.set(yscale="log", xlabel="input position x = j / L", ylabel=r"$p_j = n_j / \sum_i n_i$")
+    ax.legend(loc="best")
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+__all__ = ["HEAT_TOP", "accuracy_by_passage", "attention_by_layer", "attention_heatmap", "influence_vs_prior"]

@@ -1,0 +1,38 @@
+"""plots.diagnose: each figure returns a Figure, draws into a caller's Axes, and the heat map's colour scale
+diverges at 1 and says when it clips."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+
+from lostmid_jax.plots import diagnose
+
+
+def _acc():
+    return pd.DataFrame(dict(passage=[1, 2, 3], accuracy=[0.9, 0.5, 0.8], accuracy_lo=[0.8, 0.4, 0.7],
+                             accuracy_hi=[0.95, 0.6, 0.9], exact=[0.8, 0.4, 0.7], exact_lo=[0.7, 0.3, 0.6],
+                             exact_hi=[0.9, 0.5, 0.8], chance=[0.25] * 3))
+
+
+def test_figures_return_and_accept_ax():
+    att = pd.DataFrame(dict(layer=[1] * 4 + [2] * 4, x=[0.25, 0.5, 0.75, 1.0] * 2, raw=np.linspace(0.4, 0.1, 8),
+                            vs_uniform=np.linspace(2, 0.5, 8)))
+    prof = pd.DataFrame(dict(x=[0.25, 0.5, 0.75, 1.0], trained=[0.3, 0.1, 0.2, 0.4], trained_sem=[0.01] * 4,
+                             step0=[0.4, 0.2, 0.1, 0.3], prior=[0.4, 0.2, 0.1, 0.3]))
+    for fig in (diagnose.accuracy_by_passage(_acc()), diagnose.attention_by_layer(att),
+                diagnose.influence_vs_prior(prof), diagnose.attention_heatmap(np.ones((4, 4)))):
+        assert isinstance(fig, Figure)
+    outer = Figure()
+    ax = outer.subplots()
+    assert diagnose.accuracy_by_passage(_acc(), ax=ax) is outer
+
+
+def test_heatmap_diverges_at_one_and_says_when_it_clips():
+    ratio = np.array([[1.0, np.nan], [0.2, 9.0]])
+    fig = diagnose.attention_heatmap(ratio, top=3.0)
+    image = fig.axes[0].images[0]
+    assert image.norm.vcenter == 1.0 and image.norm.vmin == 0.0 and image.norm.vmax == 3.0
+    assert "1 bins above 3 drawn at 3" in fig.axes[1].get_ylabel()
+    with pytest.raises(ValueError, match="ratio"):
+        diagnose.attention_heatmap(np.ones(3))
