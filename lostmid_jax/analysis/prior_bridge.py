@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import theory
+from ..masks import ALiBi, Chunks, Content, mask_of
 from ..validation import check_bool, check_int, check_optional_int
 
 
@@ -97,21 +98,13 @@ def prior_for(cfg, length: int | None = None, *, doc_length: int | Sequence[int]
 
 
 def _mask_prior(cfg, kind: str, length: int | None, doc_length):
-    """The uniform prior of the mask alone (with its sinks)."""
-    sinks = getattr(cfg, "sinks", 0) or 0
-    if kind == "causal":
-        return theory.Causal()
-    if kind == "bidirectional":
-        return theory.Bidirectional()
-    if kind == "sliding_window":
-        if sinks:
-            return theory.Sinks(sinks if length is None else min(sinks, length), cfg.window)
-        return theory.SlidingWindow(cfg.window)
-    if kind == "prefix_lm":
-        return theory.PrefixLM(cfg.prefix if length is None else min(cfg.prefix, length))
-    if kind == "document":
-        return _documents(doc_length, length)
-    raise ValueError(f"mask must be one of causal, bidirectional, sliding_window, prefix_lm, document; got {kind!r}")
+    """The uniform prior of the mask alone (with its sinks): the config's mask class (``masks.mask_of``),
+    with the sink count and the prefix clipped to L and the documents given by ``doc_length``."""
+    sinks, prefix = getattr(cfg, "sinks", 0) or 0, cfg.prefix
+    if length is not None:
+        sinks, prefix = min(sinks, length), None if prefix is None else min(prefix, length)
+    lengths = _documents(doc_length, length) if kind == "document" else None
+    return mask_of(kind, window=cfg.window, prefix=prefix, sinks=sinks, lengths=lengths)
 
 
 def _documents(doc_length, length: int | None):
@@ -122,18 +115,16 @@ def _documents(doc_length, length: int | None):
         size = check_int("doc_length", doc_length, 1)
         if length is None:
             raise ValueError("doc_length as one int needs length (the documents of N tokens cover L)")
-        return theory.Chunks.equal(length, size)
-    return theory.Chunks(tuple(doc_length))
+        return Chunks.equal(length, size).lengths
+    return tuple(doc_length)
 
 
 def _alibi_prior(cfg, mask_prior, length: int | None):
     """ALiBi(heads, rule) where the mask is causal at this L; else Content with the ALiBi slopes over the mask."""
     rule = getattr(cfg, "alibi_rule", "alibi")
-    from ..theory.priors import causal_here
-
-    if causal_here(mask_prior, length):
-        return theory.ALiBi(cfg.heads, rule=rule)  # the slopes of nn.alibi_slopes(heads, rule)
-    return theory.Content(mask=mask_prior, heads=cfg.heads, slopes=rule)
+    if mask_prior.causal_at(length):
+        return ALiBi(cfg.heads, rule=rule)  # the slopes of nn.alibi_slopes(heads, rule)
+    return Content(mask=mask_prior, heads=cfg.heads, slopes=rule)
 
 
 def _content(cfg, mask_prior, length: int | None, model, samples: int, seed: int):

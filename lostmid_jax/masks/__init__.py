@@ -31,6 +31,8 @@ Content(mask, ...)     softmax over ``mask`` with self bonus, key    measured sc
 
 Each class answers ``allows``, ``key_range``, ``check(L)``, ``causal_at(L)``,
 ``label`` and ``spec`` (:mod:`.base`); fields are validated at construction.
+nn's :class:`.spec.MaskSpec` (DecoderConfig's mask strings) holds the class
+as its ``rule`` (:func:`.spec.mask_of`).
 Field names are nn's: ``window`` and ``sinks`` (the old theory names
 ``width`` and ``count`` are accepted for one release). Text specs:
 :mod:`.text`. Pure Python and numpy: no jax, no scipy.
@@ -43,9 +45,10 @@ from .chunks import Chunks
 from .content import MASKS, Content
 from .kinds import PRIORS, causal_here, check_prior
 from .prefix import PrefixLM
+from .spec import MASK_KINDS, MaskSpec, mask_of
 from .text import default_priors, parse_prior, prior_spec
 from .window import SlidingWindow, Sinks
 
-__all__ = ["ALiBi", "Bidirectional", "Causal", "Chunks", "Content", "MASKS", "Mask", "PRIORS", "PrefixLM", "Prior",
-           "SlidingWindow", "Sinks", "causal_here", "check_prior", "check_slopes", "default_priors", "parse_prior",
-           "prior_spec"]
+__all__ = ["ALiBi", "Bidirectional", "Causal", "Chunks", "Content", "MASKS", "MASK_KINDS", "Mask", "MaskSpec", "PRIORS",
+           "PrefixLM", "Prior", "SlidingWindow", "Sinks", "causal_here", "check_prior", "check_slopes", "default_priors",
+           "mask_of", "parse_prior", "prior_spec"]

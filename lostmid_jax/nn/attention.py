@@ -26,7 +26,7 @@ from .attention_core import CoreSpec, auto_block, blocked_attention
 from .config import DecoderConfig
 from .execution import DEFAULT_EXECUTION, Execution
 from .init import linear
-from .mask_spec import MaskSpec
+from ..masks.spec import MaskSpec
 from .masks import allowed_mask
 from .norms import RMSNorm
 from .positions import alibi_bias, rope

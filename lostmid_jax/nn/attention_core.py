@@ -34,7 +34,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .mask_spec import MaskSpec
+from ..masks.spec import MaskSpec
 from .masks import allowed_block, static_allowed_block
 from .positions import alibi_bias
 

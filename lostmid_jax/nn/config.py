@@ -19,7 +19,7 @@ import numpy as np
 
 from ..validation import check_bool_like, check_choice, check_float_like, check_int_like
 from ..masks.alibi_slopes import SLOPE_RULES
-from .mask_spec import MASK_KINDS, MaskSpec
+from ..masks.spec import MASK_KINDS, MaskSpec
 from .rope_scaling import RopeScaling, as_rope_scaling
 
 ATTENTION_KINDS = ("softmax", "uniform", "linear-value")

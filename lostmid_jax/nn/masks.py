@@ -1,8 +1,9 @@
 """Attention masks as arrays: built from iota comparisons (no stored L x L buffers), or as
 numpy constants for one block when they are fixed at trace time (static_allowed_block).
 
-The rule of each mask kind is :meth:`MaskSpec.allows` (nn/mask_spec.py); this
-module only evaluates it on index ranges and adds the segment (document) ids.
+The rule of each mask kind is its class's ``allows`` in :mod:`lostmid_jax.masks`
+(``MaskSpec.rule``, masks/spec.py); this module only evaluates it on index
+ranges and adds the segment (document) ids.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .mask_spec import MaskSpec
+from ..masks.spec import MaskSpec
 
 
 def allowed_mask(mask: MaskSpec, length: int, segment_ids: jax.Array | None = None) -> jax.Array:
