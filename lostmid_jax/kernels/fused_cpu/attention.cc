@@ -3,8 +3,14 @@
 // Shapes: q, o [..., L, G, R, K]; k, v [..., L, G, K]; lse [..., L, G, R]
 // (leading dims flattened to one batch B; N = G R query heads, G key/value
 // heads, R query heads per group, K head dim). Masks are contiguous key ranges
-// [lo(i), hi(i)] (kind 0 causal, 1 bidirectional, 2 sliding window w, 3 prefix
-// LM with n prefix tokens: the rules of lostmid_jax/nn/masks.py).
+// [lo(i), hi(i)] (MaskRule::Range): a copy of the rule whose one source is
+// allows(i, j) of the mask classes in lostmid_jax/masks (kind codes:
+// ops.py MASK_CODES; no sinks, no documents), tested equal to it in
+// tests/kernels/test_fused_cpu_rule.py. 0-based query i, key j:
+//   0 causal          (masks.Causal)            j <= i             [0, i]
+//   1 bidirectional   (masks.Bidirectional)     every j            [0, L-1]
+//   2 sliding window  (masks.SlidingWindow(w))  i - w < j <= i     [max(0, i-w+1), i]
+//   3 prefix LM       (masks.PrefixLM(n))       j <= i or j < n    [0, min(L-1, max(i, n-1))]
 //
 // Forward, per query row with Qs = q / sqrt(K):
 //   s_j = Qs . k_j,  m = max s,  e_j = exp(s_j - m),  l = sum e,

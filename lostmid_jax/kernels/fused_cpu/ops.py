@@ -15,12 +15,14 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ...nn.mask_spec import MaskSpec
+from ...masks.spec import MaskSpec
 from ...validation import check_bool
 from . import build
 
 MAX_HEAD_DIM = 512  # kMaxHeadDim in attention.cc
-MASK_CODES = {"causal": 0, "bidirectional": 1, "sliding_window": 2, "prefix_lm": 3}  # kind codes of attention.cc
+MASK_CODES = {"causal": 0, "bidirectional": 1, "sliding_window": 2, "prefix_lm": 3}
+"""Kind codes of attention.cc's MaskRule, a C++ copy of the rule of the mask classes
+(``MaskSpec(kind).rule.allows``, lostmid_jax/masks), tested equal to it (tests/kernels)."""
 
 
 @dataclasses.dataclass(frozen=True)
