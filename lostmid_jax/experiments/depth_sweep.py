@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
+from ..stats.format import fmt
 from ..validation import check_float, check_int
 from ..runs.config import tuples_from_lists
 
@@ -335,10 +336,6 @@ def verdict(result: Result) -> list[str]:
     return lines
 
 
-def _fmt(value, spec):
-    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else format(value, spec)
-
-
 def summary(result: Result) -> str:
     """A compact table of the constant-a schedules at a few depths."""
     cfg = result.config
@@ -354,8 +351,8 @@ def summary(result: Result) -> str:
             c = index[(f"a={a:g}", depth, None)]
             lines.append(
                 f"{a:>5g} {depth:>4} {d['recency_weight']:>10.3e} {d['primacy_mass']:>9.4f} "
-                f"{_fmt(d['log10_middle_density'], '12.3f')} {_fmt(c['log10_middle_density'], '14.3f')} "
-                f"{d['valley_x']:>9.4f} {_fmt(d['log10_peak_to_trough'], '10.2f')}"
+                f"{fmt(d['log10_middle_density'], '12.3f')} {fmt(c['log10_middle_density'], '14.3f')} "
+                f"{d['valley_x']:>9.4f} {fmt(d['log10_peak_to_trough'], '10.2f')}"
             )
     return "\n".join(lines)
 

@@ -32,6 +32,7 @@ import time
 
 import numpy as np
 
+from ..stats.format import fmt_ci
 from ..validation import check_bool_like, check_choice, check_float, check_int, check_optional_int
 from .step0.columns import CONTENT_SCORES
 
@@ -356,12 +357,7 @@ def alpha_records(summaries: dict) -> list[dict]:
 
 
 def _ci(value: float, ci, spec: str) -> str:
-    if value is None or not math.isfinite(value):
-        return "n/a"
-    lo, hi = ci
-    if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
-        return f"{value:{spec}} [CI n/a]"
-    return f"{value:{spec}} [{lo:{spec}}, {hi:{spec}}]"
+    return fmt_ci(value, *ci, spec, missing="n/a", no_ci="[CI n/a]")
 
 
 def _describe(ag) -> str:

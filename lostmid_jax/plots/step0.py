@@ -21,6 +21,7 @@ from matplotlib.colors import LogNorm
 
 from . import style
 from ._layout import axes_grid, save
+from ..stats.format import fmt_ci
 from ..theory import positions
 
 _DENSITY = r"influence density $L\,p_j$"
@@ -48,12 +49,7 @@ def _setup(ax, title, ylabel=_DENSITY):
 
 
 def _ci_text(value, ci, spec=".3f") -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "n/a"
-    lo, hi = ci if ci is not None else (math.nan, math.nan)
-    if math.isnan(lo) or math.isnan(hi):
-        return format(value, spec)
-    return f"{format(value, spec)} [{format(lo, spec)}, {format(hi, spec)}]"
+    return fmt_ci(value, *(ci if ci is not None else (math.nan, math.nan)), spec, missing="n/a")
 
 
 @style.styled

@@ -23,6 +23,7 @@ import math
 
 import numpy as np
 
+from ...stats.format import fmt
 from ...theory import Causal, log_influence_row
 from ...theory.middle import middle_index
 from .config import FAMILIES
@@ -132,14 +133,6 @@ def verdict_lines(result: Result) -> list[str]:
 
 
 
-def _num(value, spec: str) -> str:
-    if value is None or isinstance(value, float) and math.isnan(value):
-        return "-"
-    if value == -math.inf:
-        return "-inf"
-    return format(value, spec)
-
-
 def _causal_here(prior, length: int) -> bool:
     """Whether a mask prior other than Causal() allows exactly the causal keys at this L (a window >= L, ...)."""
     from ...masks import Causal
@@ -166,7 +159,7 @@ def family_table(result: Result) -> list[str]:
     for name, spec in shown:
         r = at[spec]
         lines.append(f"{name:<32}{labels[spec]:<{width}}{100 * r['dead_fraction']:>8.1f}"
-                     f"{_num(r['log10_middle_density'], '11.2f'):>11}{_num(r['log10_min_density'], '11.2f'):>11}")
+                     f"{fmt(r['log10_middle_density'], '11.2f'):>11}{fmt(r['log10_min_density'], '11.2f'):>11}")
     return lines
 
 
@@ -185,7 +178,7 @@ def table(result: Result) -> str:
         r = at[spec]
         extent = "-" if r["dead_x_min"] is None else f"{r['dead_x_min']:.2f}-{r['dead_x_max']:.2f}"
         lines.append(f"{r['label']:<{width}}{r['recency_weight']:>10.2e}{r['primacy_mass']:>9.4f}{r['middle_mass']:>9.4f}"
-                     f"{r['late_mass']:>8.4f}{_num(r['log10_middle_density'], '11.2f'):>11}{_num(r['log10_min_density'], '11.2f'):>11}"
+                     f"{r['late_mass']:>8.4f}{fmt(r['log10_middle_density'], '11.2f'):>11}{fmt(r['log10_min_density'], '11.2f'):>11}"
                      f"{100 * r['dead_fraction']:>8.1f}{extent:>13}{100 * r['zero_fraction']:>8.1f}")
     for key, title, spec_fmt in (("log10_middle_density", "log10 density at x=1/2 against H", "8.2f"),
                                  ("dead_fraction", "dead positions (%) against H", "8.1f")):
@@ -194,6 +187,6 @@ def table(result: Result) -> str:
         lines += ["", title, head, "-" * len(head)]
         for spec in cfg.priors:
             values = [grid[(spec, h)] * (100 if key == "dead_fraction" else 1) for h in cfg.depths]
-            lines.append(f"{at[spec]['label']:<{width}}" + "".join(f"{_num(v, spec_fmt):>8}" for v in values))
+            lines.append(f"{at[spec]['label']:<{width}}" + "".join(f"{fmt(v, spec_fmt):>8}" for v in values))
     family = family_table(result)
     return "\n".join(lines + ([""] + family if family else []))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...stats.format import fmt_ci
 from ...stats.intervals import mean_halfwidth
 from ...train import tasks
 from ...train.snapshots import central_needle_bins
@@ -36,11 +37,8 @@ def _call(mean, half, what_pos, what_neg, neutral: str = "no clear change (the 9
 
 
 def _ci(m, half, sign: str = "+", spec: str = ".3f") -> str:
-    if not np.isfinite(m):
-        return "n/a"
-    if not np.isfinite(half):
-        return f"{m:{sign}{spec}} [no CI]"
-    return f"{m:{sign}{spec}} [{m - half:{sign}{spec}}, {m + half:{sign}{spec}}]"
+    """'m [m - half, m + half]' (the 95% interval of :func:`mean_halfwidth`)."""
+    return fmt_ci(m, m - half, m + half, f"{sign}{spec}", missing="n/a", no_ci="[no CI]")
 
 
 def _fmt(values, sign: str = "+") -> str:

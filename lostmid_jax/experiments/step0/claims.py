@@ -26,6 +26,7 @@ import math
 
 import numpy as np
 
+from ...stats.format import fmt, fmt_interval
 from .report import CLAIMS, metric_ci
 
 SMOKE_NOTE = "(smoke run: too small to test the paper's claims)"
@@ -33,15 +34,6 @@ CITE = "docs/theory.md §5"
 ALPHA = 0.05  # misfit significance level
 _THRESHOLD = {"spearman": 0.985, "onoff": 0.985, "wasserstein": 0.025}
 _PTT_RANGE = (1.5, 2.5)
-
-
-def _num(value, spec=".3f") -> str:
-    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else format(value, spec)
-
-
-def _ci(ci, spec=".3f") -> str:
-    lo, hi = ci
-    return "[-]" if math.isnan(lo) or math.isnan(hi) else f"[{format(lo, spec)}, {format(hi, spec)}]"
 
 
 def _misfit_text(misfit) -> str:
@@ -87,7 +79,7 @@ def judge(claim: str, value: float, ci: tuple[float, float], *, ceiling: float =
 
 def _cell(s: dict, name: str, spec: str, value=None) -> str:
     value = s[name] if value is None else value
-    return f"{_num(value, spec)} {_ci(metric_ci(s, name), spec)}"
+    return f"{fmt(value, spec)} {fmt_interval(*metric_ci(s, name), spec)}"
 
 
 def _rows(summaries: dict, head: list[tuple[str, int]], cells) -> list[str]:
@@ -111,7 +103,7 @@ def table(summaries: dict) -> str:
         return [str(s["seeds"]), str(s["length"]), str(s["depth"]), _cell(s, "a_fit", ".3f"),
                 _cell(s, "spearman_measured", ".3f"), _cell(s, "wasserstein_measured", ".4f"),
                 _cell(s, "spearman_fitted", ".3f"), _cell(s, "wasserstein_fitted", ".4f"),
-                _num(ag.ceiling if ag is not None else math.nan), _cell(s, "spearman_vs_native", ".3f")]
+                fmt(ag.ceiling if ag is not None else math.nan), _cell(s, "spearman_vs_native", ".3f")]
 
     lines += _rows(summaries, [("S", 3), ("L", 6), ("H", 4), ("a_fit [95% CI]", 22), ("rho meas", 22),
                                ("W1 meas", 25), ("rho fit", 22), ("W1 fit", 25), ("ceiling", 9),
@@ -145,28 +137,28 @@ def verdict(summaries: dict, *, smoke: bool = False) -> list[str]:
         off = summaries.get((name, "nopos"))
         lines.append(f"{name} (L={length}, H={s['depth']}, {s['seeds']} seed(s)):")
         for kind, label in (("measured", "measured a_l"), ("fitted", f"fitted a = {s['a_fit']:.3f} "
-                                                                     f"{_ci(metric_ci(s, 'a_fit'))}")):
+                                                                     f"{fmt_interval(*metric_ci(s, 'a_fit'))}")):
             a = ag.get(("total", kind, length))
             ceiling = a.ceiling if a is not None else math.nan
             rho, rho_ci = s[f"spearman_{kind}"], metric_ci(s, f"spearman_{kind}")
             w1, w1_ci = s[f"wasserstein_{kind}"], metric_ci(s, f"wasserstein_{kind}")
             m = misfit.get((kind, length))
-            lines.append(f"  Spearman vs theory, {label}: {rho:.4f} {_ci(rho_ci, '.4f')}, noise ceiling "
-                         f"{_num(ceiling, '.4f')} {_ci(a.ceiling_ci if a else (math.nan,) * 2, '.4f')}: "
+            lines.append(f"  Spearman vs theory, {label}: {rho:.4f} {fmt_interval(*rho_ci, '.4f')}, noise ceiling "
+                         f"{fmt(ceiling, '.4f')} {fmt_interval(*a.ceiling_ci if a else (math.nan,) * 2, '.4f')}: "
                          f"{judge('spearman', rho, rho_ci, ceiling=ceiling, misfit=m)}")
-            lines.append(f"  Wasserstein vs theory, {label}: {w1:.4f} {_ci(w1_ci, '.4f')}: "
+            lines.append(f"  Wasserstein vs theory, {label}: {w1:.4f} {fmt_interval(*w1_ci, '.4f')}: "
                          f"{judge('wasserstein', w1, w1_ci, misfit=m)}")
         label = "RoPE on vs off" if rope else "positions on vs off (not RoPE: not the paper's RoPE claim)"
         onoff = off["spearman_vs_native"] if off else math.nan
         onoff_ci = metric_ci(off, "spearman_vs_native") if off else (math.nan, math.nan)
         pair_misfit = off.get("misfit", {}).get(("native", length)) if off else None
         # no noise ceiling here: the pairs share their weights, so their noise is shared, not independent
-        lines.append(f"  {label}: Spearman {_num(onoff, '.4f')} {_ci(onoff_ci, '.4f')} (paired by seed): "
+        lines.append(f"  {label}: Spearman {fmt(onoff, '.4f')} {fmt_interval(*onoff_ci, '.4f')} (paired by seed): "
                      f"{judge('onoff', onoff, onoff_ci, misfit=pair_misfit)}")
         ptt, ptt_ci = s["log10_peak_to_trough"], metric_ci(s, "log10_peak_to_trough")
-        lines.append(f"  peak-to-trough: log10 {ptt:.2f} {_ci(ptt_ci, '.2f')} over all j "
+        lines.append(f"  peak-to-trough: log10 {ptt:.2f} {fmt_interval(*ptt_ci, '.2f')} over all j "
                      f"({_cell(s, 'log10_peak_to_trough_body', '.2f')}"
                      f" over j < L; theory row {s['theory_log10_peak_to_trough']:.2f} "
-                     f"{_ci(metric_ci(s, 'theory_log10_peak_to_trough'), '.2f')}): "
+                     f"{fmt_interval(*metric_ci(s, 'theory_log10_peak_to_trough'), '.2f')}): "
                      f"{judge('peak_to_trough', ptt, ptt_ci)}")
     return lines

@@ -20,6 +20,7 @@ import numpy as np
 
 from ...stats import profile_metrics as metrics
 from ...stats.agreement import agreement, bin_matrix, noise_ceiling, row_bootstrap_ci
+from ...stats.format import fmt_ci
 from ...stats.intervals import sem_rows
 from ...stats.heldout import fit_rows, heldout_score, split_halves
 from ...analysis.theory_variants import DESCRIPTIONS, VARIANTS, ZERO_PARAMETER, variant_row
@@ -244,13 +245,6 @@ def tables(cfg, units: dict, noise: dict) -> dict[str, list[dict]]:
 
 
 # ----------------------------------------------------------------- summary and verdict
-def _ci(value, lo, hi, spec=".3f") -> str:
-    if value is None or not math.isfinite(value):
-        return "-"
-    text = format(value, spec)
-    return text + (f" [{format(lo, spec)}, {format(hi, spec)}]" if lo is not None and math.isfinite(lo) else "")
-
-
 def _get(row, key):
     v = row.get(key)
     return math.nan if v is None else float(v)
@@ -266,10 +260,10 @@ def summary_table(cfg, tabs: dict) -> str:
         g = lambda k: _get(r, k)  # noqa: E731
         bins = "raw" if r["raw"] else str(r["bins"])
         lines.append(f"{r['preset']:<11}{r['variant']:<14}{bins:>5}  "
-                     f"{_ci(g('spearman'), g('spearman_lo'), g('spearman_hi')):<24}"
-                     f"{_ci(g('wasserstein'), g('wasserstein_lo'), g('wasserstein_hi'), '.4f'):<27}"
-                     f"{_ci(g('rms_log'), g('rms_log_lo'), g('rms_log_hi')):<24}"
-                     f"{_ci(g('ceiling'), g('ceiling_lo'), g('ceiling_hi')):<24}")
+                     f"{fmt_ci(g('spearman'), g('spearman_lo'), g('spearman_hi')):<24}"
+                     f"{fmt_ci(g('wasserstein'), g('wasserstein_lo'), g('wasserstein_hi'), '.4f'):<27}"
+                     f"{fmt_ci(g('rms_log'), g('rms_log_lo'), g('rms_log_hi')):<24}"
+                     f"{fmt_ci(g('ceiling'), g('ceiling_lo'), g('ceiling_hi')):<24}")
     return "\n".join(lines)
 
 
@@ -291,7 +285,7 @@ def verdict_lines(cfg, tabs: dict) -> list[str]:
         lines.append(
             f"{preset}{smoke}: on {best['score_seeds']} held-out seeds (raw positions) the closest theory is "
             f"{best['variant']} ({DESCRIPTIONS[best['variant']]}): {_scores(best)}; noise ceiling "
-            f"{_ci(g(best, 'ceiling'), g(best, 'ceiling_lo'), g(best, 'ceiling_hi'))}: Spearman "
+            f"{fmt_ci(g(best, 'ceiling'), g(best, 'ceiling_lo'), g(best, 'ceiling_hi'))}: Spearman "
             + ("within the measurement noise." if best["within_ceiling"] else "below the noise ceiling."))
         zero = winner([r for r in raw if r["variant"] in ZERO_PARAMETER])
         if zero is not best:
@@ -300,9 +294,9 @@ def verdict_lines(cfg, tabs: dict) -> list[str]:
         lines.append(f"  the others: {others}.")
         for r in rows:
             if not r["raw"] and r["variant"] == best["variant"]:
-                lines.append(f"  {r['bins']} bins: Spearman {_ci(g(r, 'spearman'), g(r, 'spearman_lo'), g(r, 'spearman_hi'))}, "
-                             f"W1 {_ci(g(r, 'wasserstein'), g(r, 'wasserstein_lo'), g(r, 'wasserstein_hi'), '.4f')}, "
-                             f"ceiling {_ci(g(r, 'ceiling'), g(r, 'ceiling_lo'), g(r, 'ceiling_hi'))}.")
+                lines.append(f"  {r['bins']} bins: Spearman {fmt_ci(g(r, 'spearman'), g(r, 'spearman_lo'), g(r, 'spearman_hi'))}, "
+                             f"W1 {fmt_ci(g(r, 'wasserstein'), g(r, 'wasserstein_lo'), g(r, 'wasserstein_hi'), '.4f')}, "
+                             f"ceiling {fmt_ci(g(r, 'ceiling'), g(r, 'ceiling_lo'), g(r, 'ceiling_hi'))}.")
         lines.append("  " + _convergence_line(tabs, preset, best["variant"]))
     lines += _noise_lines(cfg, tabs)
     return lines
@@ -310,9 +304,9 @@ def verdict_lines(cfg, tabs: dict) -> list[str]:
 
 def _scores(r: dict) -> str:
     g = lambda k: _get(r, k)  # noqa: E731
-    return (f"Spearman {_ci(g('spearman'), g('spearman_lo'), g('spearman_hi'))}, "
-            f"W1 {_ci(g('wasserstein'), g('wasserstein_lo'), g('wasserstein_hi'), '.4f')}, "
-            f"rms log error {_ci(g('rms_log'), g('rms_log_lo'), g('rms_log_hi'))}"
+    return (f"Spearman {fmt_ci(g('spearman'), g('spearman_lo'), g('spearman_hi'))}, "
+            f"W1 {fmt_ci(g('wasserstein'), g('wasserstein_lo'), g('wasserstein_hi'), '.4f')}, "
+            f"rms log error {fmt_ci(g('rms_log'), g('rms_log_lo'), g('rms_log_hi'))}"
             + _misfit_text(r))
 
 
@@ -343,7 +337,7 @@ def _convergence_line(tabs: dict, preset: str, variant: str) -> str:
         r = max(raw_ceil, key=lambda r: r["seeds"])
         need = r.get("seeds_for_target")
         text += (f"; the raw-position ceiling of all {r['seeds']} seeds is "
-                 f"{_ci(_get(r, 'ceiling'), _get(r, 'ceiling_lo'), _get(r, 'ceiling_hi'))}")
+                 f"{fmt_ci(_get(r, 'ceiling'), _get(r, 'ceiling_lo'), _get(r, 'ceiling_hi'))}")
         if _get(r, "ceiling") >= TARGET:
             text += f" (above {TARGET}: the noise allows the paper's number)"
         elif need is not None and math.isfinite(need):
@@ -366,7 +360,7 @@ def _noise_lines(cfg, tabs: dict) -> list[str]:
         w = np.log([r["width"] for r in single])
         v = np.log([r["rel_noise"] for r in single])
         slope = float(np.polyfit(w, v, 1)[0])
-        parts = ", ".join(f"D={r['width']}: {_ci(r['rel_noise'], r['rel_noise_lo'], r['rel_noise_hi'])}" for r in single)
+        parts = ", ".join(f"D={r['width']}: {fmt_ci(r['rel_noise'], r['rel_noise_lo'], r['rel_noise_hi'])}" for r in single)
         lines.append(f"per-position noise of one seed's profile (median relative SD, {cfg.noise_preset}, "
                      f"L={cfg.noise_length}): {parts}; it scales like D^{slope:.2f} with width and like n^-1/2 "
                      f"with the seeds averaged.")
