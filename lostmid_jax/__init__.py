@@ -6,9 +6,13 @@ decoder stacks, side by side.
 
 Subpackages (data flows one way: theory <- analysis -> nn; train uses nn and
 analysis; experiments use everything below them):
-    theory       pure math (numpy, scipy, mpmath, python-flint): priors and
-                 their structured operators, exact influence rows in every
-                 arithmetic, continuum densities, the middle of a profile.
+    masks        one class per attention mask / Step-0 prior (causal,
+                 bidirectional, window, sinks, chunks/documents, prefix-LM,
+                 ALiBi, content), owning its rule, row operator and cost;
+                 shared by nn and theory (pure Python and numpy).
+    theory       pure math (numpy, scipy, mpmath, python-flint): influence
+                 rows in every arithmetic through the priors' structured
+                 operators, continuum densities, the middle of a profile.
                  jax only for backend="jax".
     nn           Flax NNX decoder stacks: an architecture-only DecoderConfig,
                  layers, presets, Hugging Face import/export; execution
@@ -49,7 +53,7 @@ Glossary of axis letters and names (used in every docstring and shape):
                 block-diagonal prior of documents)
     needle bins the positions of the needle in retrieval (not "depth")
 
-Importing this package (or lostmid_jax.theory / lostmid_jax.stats / lostmid_jax.validation)
+Importing this package (or lostmid_jax.theory / lostmid_jax.masks / lostmid_jax.stats / lostmid_jax.validation)
 loads no jax, flax, matplotlib or tqdm.
 """
 

@@ -49,6 +49,8 @@ from .spec import MASK_KINDS, MaskSpec, mask_of
 from .text import default_priors, parse_prior, prior_spec
 from .window import SlidingWindow, Sinks
 
-__all__ = ["ALiBi", "Bidirectional", "Causal", "Chunks", "Content", "MASKS", "MASK_KINDS", "Mask", "MaskSpec", "PRIORS",
-           "PrefixLM", "Prior", "SlidingWindow", "Sinks", "causal_here", "check_prior", "check_slopes", "default_priors",
-           "mask_of", "parse_prior", "prior_spec"]
+__all__ = [
+    "ALiBi", "Bidirectional", "Causal", "Chunks", "Content", "MASKS", "MASK_KINDS", "Mask", "MaskSpec", "PRIORS",
+    "PrefixLM", "Prior", "SlidingWindow", "Sinks", "causal_here", "check_prior", "check_slopes", "default_priors",
+    "mask_of", "parse_prior", "prior_spec",
+]

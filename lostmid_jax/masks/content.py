@@ -101,7 +101,7 @@ class Content(Prior):
       base: base_lh added to every logit, same forms as ``diag``; it cancels
         in the softmax (kept so a measured pair can be stated).
       scores: None, or L per-key content scores c_j (finite; the same for every
-        layer and head), checked against L by :func:`~.priors.check_prior`.
+        layer and head), checked against L by :func:`~.kinds.check_prior`.
       slopes: ALiBi slopes: None (no ALiBi), a rule name ("alibi" or
         "geometric", :mod:`.alibi_slopes`, the standard slopes of N heads in
         every layer), or numbers >= 0 in the forms of ``diag`` (per head,
