@@ -32,6 +32,7 @@ import time
 
 import numpy as np
 
+from ..stats.columns import agreement_meanings
 from ..stats.format import fmt_ci
 from ..validation import check_bool_like, check_choice, check_float, check_int, check_optional_int
 from .step0.columns import CONTENT_SCORES
@@ -53,16 +54,7 @@ REFERENCES = ("theory_measured", "theory_fitted", "init")
 TINY_GPT2 = dict(model_type="gpt2", n_layer=2, n_embd=16, n_head=2, n_positions=256, vocab_size=64)
 TINY_SEED = 1234  # init seed of the tiny "pretrained" model (the init models use seeds 0..S-1)
 
-_AG = {"spearman": ("Spearman rank correlation of the seed-mean profile with the reference", ""),
-       "spearman_lo": ("lower end of the 95% bootstrap CI of spearman (over seeds)", ""),
-       "spearman_hi": ("upper end of the 95% bootstrap CI of spearman (over seeds)", ""),
-       "wasserstein": ("Wasserstein-1 distance on x in [0, 1] between the seed-mean profile and the reference",
-                       "fraction of the context"),
-       "wasserstein_lo": ("lower end of the 95% bootstrap CI of wasserstein", "fraction of the context"),
-       "wasserstein_hi": ("upper end of the 95% bootstrap CI of wasserstein", "fraction of the context"),
-       "ceiling": ("noise ceiling: the best Spearman any reference can reach given the seed noise", ""),
-       "ceiling_lo": ("lower end of the 95% jackknife CI of ceiling (empty below 3 seeds)", ""),
-       "ceiling_hi": ("upper end of the 95% jackknife CI of ceiling (empty below 3 seeds)", "")}
+_AG = agreement_meanings(profile="the seed-mean profile")
 COLUMNS = {
     "metrics.csv": {
         "model": ("'pretrained' (the checkpoint) or 'init' (a random init of its architecture)", ""),

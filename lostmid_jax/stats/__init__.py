@@ -6,6 +6,7 @@ Shapes: S rows (seeds or replicates), L positions (1-based j, x = j / L), B bins
     agreement         agreement(profiles, reference): bootstrap 95% CIs and the noise ceiling
     misfit            log_misfit: THE misfit statistic (chi2 / dof of log residuals in standard errors)
     heldout           split_halves, heldout_score: fit on one half of the seeds, score on the other
+    columns           what the statistics' CSV columns mean: the one table experiments draw from
     format            fmt, fmt_interval, fmt_ci: the one NaN-aware number formatter of tables and verdicts
     intervals         mean_sem, mean_halfwidth, t_interval, jackknife_interval, wilson_interval,
                       log_interval: means with their error over seeds, proportions, positive values
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from .._lazy import lazy_exports
 
-_SUBMODULES = ("agreement", "format", "heldout", "intervals", "misfit", "paired", "profile_metrics", "valley")
+_SUBMODULES = ("agreement", "columns", "format", "heldout", "intervals", "misfit", "paired", "profile_metrics", "valley")
 __all__ = list(_SUBMODULES)
 
 __getattr__, __dir__ = lazy_exports(__name__, {}, _SUBMODULES)

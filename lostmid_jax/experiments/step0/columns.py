@@ -1,32 +1,33 @@
 """What every column of the Step-0 CSV files means: file -> column -> (meaning, unit); "" is dimensionless.
 
 Positions j and layers are 1-based, x = j / L. A column <name>_lo / <name>_hi
-is the 95% CI of <name> (lostmid_jax.analysis.agreement: bootstrap over
+is the 95% CI of <name> (lostmid_jax.stats.agreement: bootstrap over
 seeds; the fitted a by the jackknife over seeds; a_l by the t interval);
-empty where it is undefined (one seed).
+empty where it is undefined (one seed). The statistics' meanings come from
+the one table, :mod:`lostmid_jax.stats.columns`.
 """
 
 from __future__ import annotations
 
+from ...stats.columns import INTERVALS, agreement_meanings, interval_meanings, meaning, misfit_meanings
 from .config import CONTENT_LENGTH
 
 _KEYS = {
     "preset": ("nn preset name (lostmid_jax.nn.PRESETS)", ""),
     "variant": ("position-encoding variant: native, nopos, rope, rope:T (base T), learned", ""),
 }
-_CI = " (95% CI: {}_lo, {}_hi)"
+_TOTAL = "the mean total profile"
+_MEASURED, _FITTED = "the theory row with the measured a_l", "the fitted-a theory row"
+_NATIVE = "the native variant's profile (paired by seed)"
 
 _METRICS = {
     "a_fit": ("the constant a whose theory row best fits the mean total profile (least squares on log p)", ""),
-    "spearman_measured": ("Spearman of the mean total profile vs the theory row with the measured a_l", ""),
-    "wasserstein_measured": ("Wasserstein-1 on [0, 1] of the mean total profile vs the measured-a_l theory row",
-                             "fraction of the context"),
-    "spearman_fitted": ("Spearman of the mean total profile vs the fitted-a theory row", ""),
-    "wasserstein_fitted": ("Wasserstein-1 of the mean total profile vs the fitted-a theory row",
-                           "fraction of the context"),
-    "value_spearman_measured": ("Spearman of the mean value-pathway profile vs the measured-a_l theory row", ""),
-    "spearman_vs_native": ("Spearman of this variant's mean total profile vs the native variant's "
-                           "(paired by seed)", ""),
+    "spearman_measured": meaning("spearman", profile=_TOTAL, reference=_MEASURED),
+    "wasserstein_measured": meaning("wasserstein", profile=_TOTAL, reference=_MEASURED),
+    "spearman_fitted": meaning("spearman", profile=_TOTAL, reference=_FITTED),
+    "wasserstein_fitted": meaning("wasserstein", profile=_TOTAL, reference=_FITTED),
+    "value_spearman_measured": meaning("spearman", profile="the mean value-pathway profile", reference=_MEASURED),
+    "spearman_vs_native": meaning("spearman", profile="this variant's mean total profile", reference=_NATIVE),
     "log10_peak_to_trough": ("log10 of max_j p_j / min_j p_j over all j", "log10 ratio"),
     "log10_peak_to_trough_body": ("log10 peak-to-trough over j < L (the last token excluded)", "log10 ratio"),
     "theory_log10_peak_to_trough": ("log10 peak-to-trough of the measured-a_l theory row", "log10 ratio"),
@@ -39,22 +40,6 @@ _METRICS = {
     "score_fraction_median": ("median over seeds and j < L of ||J_score|| / ||J_total||", ""),
 }
 
-
-def _with_ci(columns: dict) -> dict:
-    out = {}
-    for name, (meaning, unit) in columns.items():
-        out[name] = (meaning + _CI.format(name, name), unit)
-        out[f"{name}_lo"] = (f"lower end of the 95% CI of {name}", unit)
-        out[f"{name}_hi"] = (f"upper end of the 95% CI of {name}", unit)
-    return out
-
-
-_AGREEMENT = {
-    "spearman": ("Spearman of the mean normalized profile vs the reference", ""),
-    "wasserstein": ("Wasserstein-1 on [0, 1] of the mean normalized profile vs the reference",
-                    "fraction of the context"),
-    "ceiling": ("noise ceiling of the Spearman: sqrt of the Spearman-Brown corrected split-half reliability", ""),
-}
 
 # content_scores.csv (--content-prior; also lostmid compare): the Content prior's measured scores.
 CONTENT_SCORES = {
@@ -85,28 +70,18 @@ COLUMNS: dict[str, dict[str, tuple[str, str]]] = {
         **_KEYS,
         "method": ("Jacobian estimator: exact, randomized or one-pass", ""),
         "probes": ("Gaussian probes of the randomized estimator", ""),
-        "a_mean": ("mean over layers and seeds of the measured a_l" + _CI.format("a_mean", "a_mean"), ""),
-        "a_mean_lo": ("lower end of the 95% CI of a_mean (t interval over seeds)", ""),
-        "a_mean_hi": ("upper end of the 95% CI of a_mean (t interval over seeds)", ""),
+        **interval_meanings({"a_mean": ("mean over layers and seeds of the measured a_l", "")},
+                            "95% t interval (over seeds)", cite=True),
         "seeds": ("seeds S (model init and input)", ""),
         "length": ("context length L", "positions"),
         "depth": ("number of layers H", "layers"),
-        **_with_ci(_METRICS),
+        **interval_meanings(_METRICS, cite=True),
         "seconds": ("measurement time summed over the seeds", "s"),
-        "wasserstein_vs_native": ("Wasserstein-1 of this variant's mean profile vs the native one (paired)",
-                                  "fraction of the context"),
-        "wasserstein_vs_native_lo": ("lower end of the 95% CI of wasserstein_vs_native", "fraction of the context"),
-        "wasserstein_vs_native_hi": ("upper end of the 95% CI of wasserstein_vs_native", "fraction of the context"),
-        "ceiling": ("noise ceiling of the total profile's Spearman (raw positions)", ""),
-        "ceiling_lo": ("lower end of the 95% jackknife CI of ceiling", ""),
-        "ceiling_hi": ("upper end of the 95% jackknife CI of ceiling", ""),
-        **{f"chi2_dof_{ref}": (f"chi^2 / dof of the log-profile residuals vs {what}, in per-position standard errors",
-                               "") for ref, what in (("measured", "the measured-a_l theory row"),
-                                                      ("fitted", "the fitted-a theory row"),
-                                                      ("native", "the native variant (paired by seed)"))},
-        **{f"dof_{ref}": (f"degrees of freedom of chi2_dof_{ref}", "") for ref in ("measured", "fitted", "native")},
-        **{f"p_misfit_{ref}": (f"P(chi^2 >= observed) for chi2_dof_{ref}: small = systematic misfit", "")
-           for ref in ("measured", "fitted", "native")},
+        **interval_meanings({"wasserstein_vs_native": meaning("wasserstein", profile="this variant's mean profile",
+                                                             reference=_NATIVE)}, INTERVALS["wasserstein"]),
+        **interval_meanings({"ceiling": meaning("ceiling", profile=_TOTAL, note="raw positions")}, INTERVALS["ceiling"]),
+        **{column: text for ref, what in (("measured", _MEASURED), ("fitted", _FITTED), ("native", _NATIVE))
+           for column, text in misfit_meanings(profile=_TOTAL, reference=what, suffix=f"_{ref}").items()},
     },
     "agreement.csv": {
         **_KEYS,
@@ -116,11 +91,9 @@ COLUMNS: dict[str, dict[str, tuple[str, str]]] = {
         "bins": ("number of equal bins of x compared (= length for raw positions)", ""),
         "binned": ("True when positions were summed into bins", ""),
         "rows": ("seeds S in the ensemble", ""),
-        **_with_ci(_AGREEMENT),
-        "reliability": ("Spearman-Brown corrected split-half Spearman R (ceiling = sqrt R)", ""),
-        "chi2_dof": ("chi^2 / dof of the log-profile residuals in per-position standard errors (total pathway)", ""),
-        "dof": ("degrees of freedom of chi2_dof", ""),
-        "p_misfit": ("P(chi^2 >= observed): small = a systematic misfit beyond the noise", ""),
+        **agreement_meanings(cite=True),
+        "reliability": meaning("reliability"),
+        **misfit_meanings(note="total pathway"),
     },
     "alphas.csv": {
         **_KEYS,

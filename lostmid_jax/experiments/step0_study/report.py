@@ -20,6 +20,7 @@ import numpy as np
 
 from ...stats import profile_metrics as metrics
 from ...stats.agreement import agreement, bin_matrix, noise_ceiling, row_bootstrap_ci
+from ...stats.columns import INTERVALS, agreement_meanings, interval_meanings, meaning, misfit_meanings
 from ...stats.format import fmt_ci
 from ...stats.intervals import sem_rows
 from ...stats.heldout import fit_rows, heldout_score, split_halves
@@ -27,19 +28,7 @@ from ...analysis.theory_variants import DESCRIPTIONS, VARIANTS, ZERO_PARAMETER, 
 
 TARGET = 0.99  # the paper's Spearman (arXiv:2603.10123)
 
-_CI = lambda what: {  # noqa: E731
-    "": (what, ""), "_lo": (f"lower end of the 95% CI of {what}", ""), "_hi": (f"upper end of the 95% CI of {what}", "")}
-
-
-def _agreement_columns(against: str) -> dict:
-    out = {}
-    for name, what in (("spearman", f"Spearman of the held-out mean profile vs {against}"),
-                       ("wasserstein", f"Wasserstein-1 on x in [0, 1] of the held-out mean profile vs {against}"),
-                       ("ceiling", "noise ceiling of the Spearman: the best any reference can reach given the "
-                                   "held-out rows' noise (split-half, Spearman-Brown)")):
-        for suffix, (meaning, unit) in _CI(what).items():
-            out[f"{name}{suffix}"] = (meaning, "context" if name == "wasserstein" else unit)
-    return out
+_HELD = "the held-out mean profile"
 
 
 _BINS = {"bins": ("number of points compared: equal bins of x = j/L (L for raw positions)", ""),
@@ -50,16 +39,12 @@ COLUMNS = {
         "preset": ("nn preset", ""), "variant": ("theory variant (analysis.theory_variants)", ""),
         **_BINS, "fit_seeds": ("seeds used to fit or measure the variant (the fitting half)", ""),
         "score_seeds": ("held-out seeds scored", ""),
-        **_agreement_columns("the variant's theory row"),
-        "rms_log": ("rms over bins of the log ratio of held-out mean profile to theory row, free scale", "nats"),
-        "rms_log_lo": ("lower end of the 95% CI of rms_log", "nats"),
-        "rms_log_hi": ("upper end of the 95% CI of rms_log", "nats"),
-        "chi2_dof": ("chi^2 / dof of the log residuals vs the theory row, free scale removed, in per-bin standard "
-                     "errors of the held-out seeds (stats.misfit.log_misfit; about 1: within the noise; much "
-                     "larger: systematic misfit; empty with < 4 held-out seeds; runs before this column wrote "
-                     "misfit_chi2, the mean squared centred residual in standard errors)", ""),
-        "dof": ("degrees of freedom of chi2_dof", ""),
-        "p_misfit": ("P(chi^2 >= observed): small = a systematic misfit beyond the noise", ""),
+        **agreement_meanings(profile=_HELD, reference="the variant's theory row"),
+        **interval_meanings({"rms_log": meaning("rms_log", profile=_HELD, reference="the variant's theory row")},
+                            INTERVALS["rms_log"]),
+        **misfit_meanings(profile=_HELD, reference="the variant's theory row",
+                          note="empty with < 4 held-out seeds; runs before this column wrote misfit_chi2, the mean "
+                               "squared centred residual in standard errors"),
         "within_ceiling": ("True when the Spearman's CI reaches the ceiling's CI (spearman_hi >= ceiling_lo; the "
                            "point values where a CI is missing)", ""),
         "a_fit": ("the fitted constant a (variant fitted_a; empty otherwise)", ""),
@@ -67,14 +52,12 @@ COLUMNS = {
     "convergence.csv": {
         "preset": ("nn preset", ""), "variant": ("theory variant", ""), **_BINS,
         "seeds": ("n, the first n held-out seeds averaged", ""),
-        **_agreement_columns("the variant's theory row (fitted on the other half)"),
+        **agreement_meanings(profile=_HELD, reference="the variant's theory row (fitted on the other half)"),
     },
     "ceiling.csv": {
         "preset": ("nn preset", ""), **_BINS, "seeds": ("n, the first n of all seeds", ""),
-        "ceiling": ("noise ceiling of the n-seed mean", ""),
-        "ceiling_lo": ("lower end of the 95% jackknife CI of ceiling", ""),
-        "ceiling_hi": ("upper end of the 95% jackknife CI of ceiling", ""),
-        "reliability": ("Spearman-Brown reliability R of the n-seed mean (ceiling = sqrt R)", ""),
+        **interval_meanings({"ceiling": meaning("ceiling", profile="the n-seed mean")}, INTERVALS["ceiling"]),
+        "reliability": meaning("reliability", profile="the n-seed mean"),
         "seeds_for_target": ("seeds whose mean would reach a ceiling of 0.99 (Spearman-Brown projection "
                              "from this n; empty where the reliability is not positive)", ""),
     },
@@ -104,7 +87,7 @@ COLUMNS = {
         "rel_noise_lo": ("lower end of the 95% bootstrap CI (over seeds) of rel_noise", ""),
         "rel_noise_hi": ("upper end of the 95% bootstrap CI (over seeds) of rel_noise", ""),
         "kl_mean": ("KL from uniform attention, mean over layers and seeds", "nats"),
-        "ceiling": ("noise ceiling of the mean of all seeds at this width", ""),
+        "ceiling": meaning("ceiling", profile="the mean of all seeds at this width"),
     },
 }
 """CSV file -> column -> (meaning, unit)."""
