@@ -150,10 +150,10 @@ def test_verdict_follows_the_numbers(smoke_run):
 @pytest.mark.parametrize(
     "argv,name",
     [
-        (["--priors", "causal,window:0"], "width"),
+        (["--priors", "causal,window:0"], "window"),
         (["--priors", "chunks:100+2"], "lengths"),
         (["--priors", "prefix:999"], "prefix"),
-        (["--priors", "sinks:-1:4"], "count"),
+        (["--priors", "sinks:-1:4"], "sinks must"),
         (["--priors", "alibi:0"], "n_heads"),
         (["--priors", "alibi:2:0.5/-1"], "slopes"),
         (["--priors", "ring"], "ring"),
