@@ -13,7 +13,15 @@ memory or aborting inside FLINT. The limits (defaults in :class:`Limits`):
   per entry and layer, a big-number (mpmath / arb / Fraction) operation
   thousands and more, growing with the digits;
 * ``max_dps``: decimal digits of the mpmath / arb backends (default 10,000);
-* ``max_heads``: ALiBi heads (default 4,096).
+* ``max_heads``: ALiBi heads (default 4,096);
+* ``max_depth``: layers of a model built from a config (a DecoderConfig, an
+  HF config.json; default 4,096);
+* ``max_steps``: optimizer steps of one training run (default 10,000,000).
+
+A model's parameters count against ``max_memory_gb`` (4 bytes each to build
+it, 16 to train it: weights, gradients and two Adam moments), before anything
+is built (:func:`check_model_size`); a result row of an experiment costs about
+:data:`ROW_OPERATIONS` (the Python that builds and writes it).
 
 Raise them for one block of code when a computation really is wanted:
 
@@ -23,6 +31,10 @@ Raise them for one block of code when a computation really is wanted:
 20000
 >>> theory.current_limits().max_dps
 10000
+
+From the command line, ``--limits max_operations=1e13,max_depth=20000`` (every
+experiment and ``lostmid theory``) or the environment variable
+``LOSTMID_LIMITS`` (same text) set them for the whole process.
 
 The arb backend's precision is never allowed past the machine's memory,
 whatever the limits: FLINT aborts the process when an allocation fails.
@@ -68,20 +80,72 @@ class Limits:
     max_operations: float = 1e11
     max_dps: int = 10_000
     max_heads: int = 4096
+    max_depth: int = 4096
+    max_steps: int = 10_000_000
 
     def __post_init__(self):
         object.__setattr__(self, "max_memory_gb", check_float_like("max_memory_gb", self.max_memory_gb, 0, open_min=True))
         object.__setattr__(self, "max_operations", check_float_like("max_operations", self.max_operations, 0, open_min=True))
         object.__setattr__(self, "max_dps", check_int_like("max_dps", self.max_dps, 5))
         object.__setattr__(self, "max_heads", check_int_like("max_heads", self.max_heads, 1))
+        object.__setattr__(self, "max_depth", check_int_like("max_depth", self.max_depth, 1))
+        object.__setattr__(self, "max_steps", check_int_like("max_steps", self.max_steps, 1))
 
 
-_CURRENT: contextvars.ContextVar[Limits] = contextvars.ContextVar("lostmid_theory_limits", default=Limits())
+ENV_LIMITS = "LOSTMID_LIMITS"
+"""The environment variable whose text (``key=value,...``) changes the default limits of a process."""
+
+ROW_OPERATIONS = 1e6
+"""Operations (~1 ns) one result row of a sweep costs in Python: building, summarizing and writing it
+(measured: depth_sweep, 25,600 rows in 24 s on one core, ~1 ms each)."""
+
+_CURRENT: contextvars.ContextVar[Limits | None] = contextvars.ContextVar("lostmid_theory_limits", default=None)
+_FROM_ENV: dict = {}
+
+
+def parse_limits(text: str, name: str = "--limits") -> dict:
+    """{field: value} of ``key=value,key=value`` (keys: the fields of :class:`Limits`); ValueError naming ``name``."""
+    fields = {f.name: f.type for f in dataclasses.fields(Limits)}
+    out = {}
+    for part in (p.strip() for p in str(text).split(",")):
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or key not in fields:
+            raise ValueError(f"{name} must be key=value pairs with keys among {sorted(fields)}, got {part!r}")
+        try:
+            number = float(value)
+        except ValueError:
+            raise ValueError(f"{name}: {key} must be a number, got {value!r}") from None
+        out[key] = number
+    try:
+        Limits(**out)
+    except ValueError as err:
+        raise ValueError(f"{name}: {err}") from None
+    return out
+
+
+def _env_limits() -> Limits:
+    text = os.environ.get(ENV_LIMITS, "")
+    if text not in _FROM_ENV:
+        _FROM_ENV.clear()
+        _FROM_ENV[text] = Limits(**parse_limits(text, ENV_LIMITS))
+    return _FROM_ENV[text]
 
 
 def current_limits() -> Limits:
-    """The :class:`Limits` in force in this thread / task."""
-    return _CURRENT.get()
+    """The :class:`Limits` in force in this thread / task (the defaults changed by ``LOSTMID_LIMITS``)."""
+    value = _CURRENT.get()
+    return value if value is not None else _env_limits()
+
+
+def set_limits(text: str, name: str = "--limits") -> Limits:
+    """Change the limits of this process (its current context) from ``key=value,...`` text (the
+    ``--limits`` flag); returns them."""
+    new = dataclasses.replace(current_limits(), **parse_limits(text, name))
+    _CURRENT.set(new)
+    return new
 
 
 @contextlib.contextmanager
@@ -104,7 +168,8 @@ def limits(**changes):
 
 
 def _how(setting: str) -> str:
-    return f"raise it with `with lostmid_jax.theory.limits({setting}=...):` if this is really wanted"
+    return (f"raise it with --limits {setting}=... (or {ENV_LIMITS}={setting}=...; in Python "
+            f"`with lostmid_jax.theory.limits({setting}=...):`) if this is really wanted")
 
 
 def check_memory(what: str, nbytes: float, *, hard: bool = False) -> None:
@@ -154,3 +219,26 @@ def check_max_heads(n_heads: int) -> int:
     if n_heads > limit:
         raise ValueError(f"n_heads={n_heads} is over the limit max_heads={limit}; {_how('max_heads')}")
     return n_heads
+
+
+def check_max_depth(what: str, depth: int) -> int:
+    """``depth`` (already an int) if it is at most ``max_depth``."""
+    limit = current_limits().max_depth
+    if depth > limit:
+        raise ValueError(f"{what}: depth={depth} layers is over the limit max_depth={limit}; {_how('max_depth')}")
+    return depth
+
+
+def check_max_steps(steps: int) -> int:
+    """Training ``steps`` (already an int) if at most ``max_steps``."""
+    limit = current_limits().max_steps
+    if steps > limit:
+        raise ValueError(f"steps={steps} is over the limit max_steps={limit}; {_how('max_steps')}")
+    return steps
+
+
+def check_model_size(what: str, depth: int, parameters: float, *, bytes_per_parameter: float = 4) -> None:
+    """Refuse, before anything is built, a model over ``max_depth`` or whose ``parameters`` (times
+    ``bytes_per_parameter``: 4 to hold float32 weights, 16 to train them with Adam) exceed ``max_memory_gb``."""
+    check_max_depth(what, depth)
+    check_memory(f"{what} ({parameters:.3g} parameters)", parameters * bytes_per_parameter)

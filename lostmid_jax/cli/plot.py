@@ -18,9 +18,15 @@ def run(args) -> int:
     from ..runs.load import load_run
     from ..runs.plot import draw, parse_formats, save_figures
 
+    from ..runs.claim import resolve_out
+    from ..runs.config_file import CONFIG_FILE
+
     formats = parse_formats(args.format)
     loaded = load_run(args.run_dir)
-    out = args.out if args.out is not None else loaded.path
+    out = resolve_out(args.out) if args.out is not None else loaded.path
+    if out != loaded.path.resolve() and (out / CONFIG_FILE).exists():
+        raise ValueError(f"out: {out} holds another run (its config.json); its figures are never overwritten: "
+                         "choose a new --out, or omit it to redraw into RUN_DIR")
     written = save_figures(draw(loaded), out, formats)
     for path in written:
         print(path)

@@ -32,6 +32,7 @@ import time
 
 import numpy as np
 
+from ..runs.config import reading_stored
 from ..stats.columns import agreement_meanings
 from ..stats.format import fmt_ci
 from ..validation import check_bool_like, check_choice, check_float, check_int, check_optional_int
@@ -152,7 +153,9 @@ class Config:
         check_choice("input", self.input, INPUTS)
         check_optional_int("chunk", self.chunk, 1)
         check_float("band", self.band, 0, 0.5, open_min=True, open_max=True)
-        model_cfg = self.model_config()
+        if reading_stored():  # a run read back: never resolve the checkpoint (no hub, no network)
+            return
+        model_cfg = self.model_config().check_size()
         if model_cfg.position == "learned" and self.length > model_cfg.max_positions:
             raise ValueError(f"length={self.length} exceeds the checkpoint's max_positions={model_cfg.max_positions}")
         if self.content_prior and model_cfg.attention != "softmax":

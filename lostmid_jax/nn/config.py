@@ -184,6 +184,39 @@ class DecoderConfig:
         self._float("norm_eps", 0.0, open_min=True)
         self._float("init_std", 0.0)
         self._check_attn_mix()
+        from ..resources import check_max_depth
+
+        check_max_depth("model", self.depth)  # a config of 10**5 layers is refused before anything loops over them
+
+    def check_size(self, bytes_per_parameter: float | None = None, what: str = "model") -> "DecoderConfig":
+        """Refuse (ValueError naming the sizes and the limit) building this model when its parameters
+        (:meth:`parameter_count`) times ``bytes_per_parameter`` (default: the size of ``param_dtype``;
+        16 to train with Adam) are over ``max_memory_gb``; returns ``self``. Nothing is built."""
+        from ..resources import check_model_size
+
+        size = {"bfloat16": 2, "float16": 2, "float32": 4, "float64": 8}[self.param_dtype]
+        check_model_size(f"{what} depth={self.depth}, width={self.width}, vocab_size={self.vocab_size}", self.depth,
+                         self.parameter_count(), bytes_per_parameter=bytes_per_parameter or size)
+        return self
+
+    def parameter_count(self) -> int:
+        """Parameters of the model this config builds, from its sizes alone (nothing is built): per layer
+        W_q [D, n Dh], W_k and W_v [D, n_kv Dh], W_o [n Dh, D], the MLP (two matrices, three for SwiGLU,
+        [D, F]), norms and biases; plus the token embedding [V, D], an untied LM head, learned positions
+        [max_positions, D] and the final norm."""
+        d, dh, n, kv = self.width, self.resolved_head_dim, self.heads, self.resolved_kv_heads
+        f = self.resolved_mlp_width
+        attention = 0 if self.attention == "linear-value" else d * n * dh + d * kv * dh
+        attention += d * kv * dh + n * dh * d
+        attention += (n * dh + 2 * kv * dh) * self.qkv_bias + d * self.out_bias + 2 * dh * self.qk_norm
+        mlp = {"none": 0, "swiglu": 3 * d * f}.get(self.mlp, 2 * d * f)
+        mlp += (0 if self.mlp == "none" else (f * (2 if self.mlp == "swiglu" else 1) + d) * self.mlp_bias)
+        norm = 0 if self.norm == "none" else d * (1 + (self.norm == "layernorm" and self.norm_bias))
+        layer = attention + mlp + 2 * norm
+        vocab = self.vocab_size or 0
+        outer = vocab * d * (1 if self.tie_embeddings else 2) + norm * (self.final_norm + self.embed_norm)
+        outer += self.max_positions * d if self.position == "learned" else 0
+        return int(self.depth * layer + outer)
 
     def _int(self, name: str, minimum: int) -> None:
         object.__setattr__(self, name, check_int_like(name, getattr(self, name), minimum))

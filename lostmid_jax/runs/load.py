@@ -11,6 +11,12 @@
 
 An empty CSV field is the one missing-value encoding (NaN in the tables);
 every other field is data, so a label such as "none" stays a string.
+
+A run directory may come from someone else: reading it reads only regular
+files inside it (:mod:`.inside`: a symlink out of it is refused), checks each
+CSV for damage (truncation, ragged rows, damaged numbers: file and line
+named), and validates the stored config without resolving anything it names
+(:func:`.config.stored_config`: no checkpoint looked up, no network).
 """
 
 from __future__ import annotations
@@ -20,8 +26,9 @@ import json
 import pathlib
 import warnings
 
-from .config import from_dict, unchecked
+from .config import from_dict, stored_config, unchecked
 from .config_file import CONFIG_FILE
+from .inside import inside, inside_glob, read_text
 from .registry import experiment_module, experiment_names
 from .tables import read_columns, read_tables
 
@@ -65,16 +72,13 @@ class Run:
         return experiment_module(self.experiment)
 
 
-def _read_text(path: pathlib.Path) -> str | None:
-    return path.read_text() if path.is_file() else None
-
-
 def _config(experiment: str, values: dict):
     """The experiment's Config from config.json's values; when they no longer validate here (a
     checkpoint that is not on this machine), the stored values unchecked, with a warning."""
     cls = experiment_module(experiment).Config
     try:
-        return from_dict(cls, values)
+        with stored_config():  # validate its own fields only: nothing resolved, no network
+            return from_dict(cls, values)
     except ValueError as err:
         warnings.warn(f"config.json's config does not validate here ({err}); Run.config holds the stored "
                       "values unchecked", StoredConfigWarning, stacklevel=3)
@@ -89,22 +93,28 @@ def load_run(path) -> Run:
         experiment).
     """
     run_dir = pathlib.Path(path)
-    config_path = run_dir / CONFIG_FILE
-    if not config_path.is_file():
+    if not run_dir.is_dir():
+        raise ValueError(f"path: {str(path)!r} is not a run directory (not a directory)")
+    config_path = inside(run_dir, CONFIG_FILE)
+    if config_path is None:
         raise ValueError(f"path: {str(path)!r} is not a run directory (it has no config.json)")
     try:
         record = json.loads(config_path.read_text())
-    except ValueError as err:
+    except (ValueError, UnicodeDecodeError) as err:
         raise ValueError(f"path: {config_path} is not valid JSON ({err})") from None
     experiment = record.get("experiment") if isinstance(record, dict) else None
     known = experiment_names()
     if experiment not in known:
         raise ValueError(f"path: {config_path} names no known experiment (experiment={experiment!r}); "
                          f"expected one of {known}")
-    figures = tuple(sorted(p for p in run_dir.iterdir() if p.is_file() and p.suffix[1:] in FIGURE_FORMATS))
-    return Run(path=run_dir, experiment=experiment, config=_config(experiment, record.get("config", {})),
+    values = record.get("config", {})
+    if not isinstance(values, dict):
+        raise ValueError(f"path: {config_path}'s \"config\" must be an object of config fields, got "
+                         f"{json.dumps(values)[:60]}")
+    figures = tuple(sorted(p for fmt in FIGURE_FORMATS for p in inside_glob(run_dir, f"*.{fmt}")))
+    return Run(path=run_dir, experiment=experiment, config=_config(experiment, values),
                tables=read_tables(run_dir), columns=read_columns(run_dir),
-               verdict=_read_text(run_dir / "verdict.txt"), summary=_read_text(run_dir / "table.txt"),
+               verdict=read_text(run_dir, "verdict.txt"), summary=read_text(run_dir, "table.txt"),
                figures=figures, record=record)
 
 

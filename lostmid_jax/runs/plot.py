@@ -23,7 +23,12 @@ def draw_figures(module, tables: dict, config) -> dict:
     from matplotlib.figure import Figure
 
     name = getattr(module, "__name__", getattr(module, "NAME", "the experiment"))
-    figures = module.figures(tables, config)
+    try:
+        figures = module.figures(tables, config)
+    except KeyError as err:  # a run without results.csv, or a table without a column its figures read
+        have = ", ".join(f"{stem}.csv" for stem in tables) or "no CSV files"
+        raise ValueError(f"the run's figures cannot be drawn: {err.args[0]!r} is missing (a table or column they "
+                         f"are drawn from; the run has {have})") from None
     if not isinstance(figures, dict) or not all(isinstance(k, str) and isinstance(v, Figure)
                                                 for k, v in figures.items()):
         raise TypeError(f"{name}.figures(tables, cfg) must return a dict of file stem -> "

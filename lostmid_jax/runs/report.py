@@ -170,8 +170,11 @@ def _files_html(run: Run) -> str:
     for path in sorted(run.path.iterdir()):
         if path.name.startswith("."):
             continue
-        size = f"{path.stat().st_size:,} bytes" if path.is_file() else "folder"
-        items.append((path.name + ("/" if path.is_dir() else ""), size))
+        if path.is_symlink():  # never followed: what it points to is not the run's
+            items.append((path.name, "symlink (not read)"))
+            continue
+        folder = path.is_dir()
+        items.append((path.name + ("/" if folder else ""), "folder" if folder else f"{path.lstat().st_size:,} bytes"))
     return _kv_html(items)
 
 
@@ -214,7 +217,7 @@ def write_report(run_dir, out=None, *, rows: int = 20) -> pathlib.Path:
     """Write the report of run directory ``run_dir`` to ``out`` (default ``run_dir``/report.html); its path."""
     rows = check_int("rows", rows, 1)
     run = load_run(run_dir)
-    path = pathlib.Path(out) if out is not None else run.path / "report.html"
+    path = pathlib.Path(out).expanduser() if out is not None else run.path / "report.html"
     if path.is_dir():
         raise ValueError(f"out: {path} is a directory; give the HTML file's name")
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -15,6 +15,7 @@ import pathlib
 from io import StringIO
 
 from .atomic import write_atomic
+from .inside import inside, inside_glob
 
 COLUMNS_FILE = "columns.csv"
 """The column dictionary of a run directory: one row (file, column, meaning, unit) per CSV column."""
@@ -54,18 +55,73 @@ def write_csv(path: pathlib.Path, records: list[dict]) -> pathlib.Path:
     return write_atomic(path, buffer.getvalue())
 
 
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def checked_rows(path) -> list[list[str]]:
+    """The rows (header first) of a run's CSV file, checked for damage; ValueError naming the file and line.
+
+    Refused: a file that is not UTF-8; a last line cut short (every line :func:`write_csv` writes ends
+    with a line break, so a file that does not was truncated, e.g. mid-number: 1.2108926 read as 1.2);
+    a row whose field count differs from the header's (a ragged row would shift values into other
+    columns); an empty line; a column whose fields are numbers except some (a damaged number).
+    """
+    path = pathlib.Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path} is not a UTF-8 CSV file ({err.reason} at byte {err.start})") from None
+    if not text:
+        raise ValueError(f"{path} is empty (not even a header)")
+    lines = text.count("\n") + (not text.endswith("\n"))
+    if not text.endswith("\n"):
+        raise ValueError(f"{path} line {lines} is cut short: the file does not end with a line break, so it was "
+                         "truncated (a number there may have lost digits); restore or re-run it")
+    reader = csv.reader(StringIO(text, newline=""))
+    try:
+        rows = [(reader.line_num, row) for row in reader]
+    except csv.Error as err:
+        raise ValueError(f"{path} line {reader.line_num} is not valid CSV ({err})") from None
+    header = rows[0][1]
+    for number, row in rows[1:]:
+        if not row:
+            raise ValueError(f"{path} line {number} is empty; a run's CSV has no empty lines")
+        if len(row) != len(header):
+            raise ValueError(f"{path} line {number} has {len(row)} fields, the header has {len(header)} "
+                             "(a ragged row: its values would land in other columns)")
+    for i, column in enumerate(header):
+        fields = [(number, row[i]) for number, row in rows[1:] if row[i] != ""]
+        bad = [(number, v) for number, v in fields if not _number(v)]
+        if bad and len(bad) < len(fields):
+            number, value = bad[0]
+            raise ValueError(f"{path} line {number} column {column!r}: {value!r} is not a number, while the "
+                             f"column's other fields are numbers (a damaged value)")
+    return [row for _, row in rows]
+
+
 def read_csv(path: pathlib.Path) -> list[dict]:
-    """Read a CSV written by :func:`write_csv` (values as strings; :func:`read_table` gives typed tables)."""
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+    """Read a CSV written by :func:`write_csv` (values as strings, checked by :func:`checked_rows`;
+    :func:`read_table` gives typed tables)."""
+    header, *rows = checked_rows(path)
+    return [dict(zip(header, row)) for row in rows]
 
 
 def read_table(path) -> "pandas.DataFrame":  # noqa: F821
     """One CSV of a run as a DataFrame: only the empty field is NA; "True"/"False" columns become
-    bool (pandas' nullable "boolean" when some fields are empty); numbers are numeric."""
+    bool (pandas' nullable "boolean" when some fields are empty); numbers are numeric. The file is
+    checked first (:func:`checked_rows`: truncation, ragged rows, damaged numbers name the file and line)."""
     import pandas as pd
 
-    frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    header, *rows = checked_rows(path)
+    text = StringIO()
+    csv.writer(text, lineterminator="\n").writerows([header, *rows])
+    text.seek(0)
+    frame = pd.read_csv(text, keep_default_na=False, na_values=[""])
     for name in frame.columns:
         column = frame[name]
         if column.dtype == object:
@@ -76,16 +132,16 @@ def read_table(path) -> "pandas.DataFrame":  # noqa: F821
 
 
 def read_tables(run_dir) -> dict:
-    """{CSV stem: DataFrame} of every CSV at the top of ``run_dir`` except the column dictionary."""
-    run_dir = pathlib.Path(run_dir)
-    return {p.stem: read_table(p) for p in sorted(run_dir.glob("*.csv")) if p.name != COLUMNS_FILE}
+    """{CSV stem: DataFrame} of every CSV at the top of ``run_dir`` except the column dictionary
+    (each a regular file inside the run directory: :func:`lostmid_jax.runs.inside.inside_glob`)."""
+    return {p.stem: read_table(p) for p in inside_glob(run_dir, "*.csv") if p.name != COLUMNS_FILE}
 
 
 def read_columns(run_dir) -> dict:
     """{CSV stem: {column: (meaning, unit)}} from ``run_dir``/columns.csv ({} when absent)."""
-    path = pathlib.Path(run_dir) / COLUMNS_FILE
+    path = inside(run_dir, COLUMNS_FILE)
     out: dict = {}
-    if path.is_file():
+    if path is not None:
         for row in read_csv(path):
             out.setdefault(pathlib.Path(row["file"]).stem, {})[row["column"]] = (row["meaning"], row["unit"])
     return out

@@ -17,6 +17,7 @@ import dataclasses
 import warnings
 
 from ..nn import ATTN_IMPLS, DecoderConfig, Execution, fused_cpu_problems, preset
+from ..resources import check_max_steps
 from ..validation import check_bool_like, check_choice, check_float, check_int, check_positive_float
 
 FUSED_MAX_AUTO_HEAD_DIM = 32  # "auto" takes the fused kernel up to this head dim
@@ -177,6 +178,7 @@ class TrainConfig:
                           ("ckpt_every", 1), ("keep", 1), ("streams", 1)):
             put(name, check_int(name, getattr(self, name), low))
         put("unroll_layers", check_bool_like("unroll_layers", self.unroll_layers))
+        check_max_steps(self.steps)
         if self.needle_bins > self.kv_pairs:
             raise ValueError(f"needle_bins={self.needle_bins} must be <= kv_pairs={self.kv_pairs}")
         for name in ("kv_keys", "kv_values"):
@@ -206,6 +208,8 @@ class TrainConfig:
             raise ValueError(f"model.depth must be an int >= 1, got {model.depth}")
         if model.vocab_size is None:
             raise ValueError("model.vocab_size must be set (the tasks' token vocabulary), got None")
+        # training holds weights, gradients and two Adam moments: 4 float32 copies of every parameter
+        model.check_size(16, "training model")
         longest = max(self.lm_length, self.kv_length)
         if model.position == "learned" and longest > model.max_positions:
             raise ValueError(f"model.max_positions={model.max_positions} must be >= the longest sequence "

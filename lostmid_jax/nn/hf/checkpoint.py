@@ -93,6 +93,7 @@ def load_hf(path: str | pathlib.Path, *, param_dtype: str = "float32") -> tuple[
     from .hub import resolve_checkpoint  # a directory, or a hub id in the local cache (offline)
     path = resolve_checkpoint(path)
     family, cfg = families.config_from_hf(read_config(path), param_dtype=param_dtype)
+    cfg.check_size()  # before any tensor is read or any layer built
     graphdef, state, abstract = _abstract_params(cfg)
     expected = jax.eval_shape(lambda p: families.to_hf(family, p, cfg.depth, jnp, heads=cfg.heads), abstract)
     tensors = _check(_with_prefix(read_tensors(path), family), expected, cfg, family)

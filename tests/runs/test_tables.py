@@ -1,0 +1,64 @@
+"""Damaged CSV files of a run are named (file and line), never read as good: a number cut short, a ragged row,
+a damaged number in a numeric column, an empty line."""
+
+import pytest
+
+from lostmid_jax import runs
+from lostmid_jax.runs import read_table
+
+GOOD = "a,b,label\r\n1,1.2108926,x\r\n2,3.5,y\r\n"
+
+
+def _write(tmp_path, text):
+    path = tmp_path / "results.csv"
+    path.write_bytes(text.encode())
+    return path
+
+
+def test_a_good_file_reads_back(tmp_path):
+    frame = read_table(_write(tmp_path, GOOD))
+    assert frame["b"].tolist() == [1.2108926, 3.5]
+
+
+def test_a_number_cut_short_names_the_file_and_line(tmp_path):
+    """A file truncated mid-number (1.2108926 -> 1.2): before, read as 1.2; now refused."""
+    path = _write(tmp_path, GOOD[:GOOD.index("1.2108926") + 3])
+    with pytest.raises(ValueError, match=rf"{path} line 2 is cut short"):
+        read_table(path)
+
+
+def test_a_ragged_row_is_refused(tmp_path):
+    path = _write(tmp_path, "a,b,label\r\n1,2,x\r\n2,y\r\n")
+    with pytest.raises(ValueError, match=rf"{path} line 3 has 2 fields, the header has 3"):
+        read_table(path)
+    path = _write(tmp_path, "a,b,label\r\n1,2,x,extra\r\n")
+    with pytest.raises(ValueError, match="line 2 has 4 fields"):
+        runs.read_csv(path)
+
+
+def test_a_damaged_number_in_a_numeric_column_is_named(tmp_path):
+    path = _write(tmp_path, "a,b,label\r\n1,2.5,x\r\n2,2.5e,y\r\n")
+    with pytest.raises(ValueError, match=r"line 3 column 'b': '2.5e' is not a number"):
+        read_table(path)
+
+
+def test_empty_lines_and_empty_files_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="line 3 is empty"):
+        read_table(_write(tmp_path, "a,b\r\n1,2\r\n\r\n3,4\r\n"))
+    with pytest.raises(ValueError, match="is empty"):
+        read_table(_write(tmp_path, ""))
+
+
+def test_a_damaged_table_of_a_run_is_one_line_from_report(tmp_path, capsys):
+    from lostmid_jax import cli
+
+    out = tmp_path / "run"
+    assert cli.main(["sweep", "--depths", "1,2", "--alphas", "0.5", "--power-b", "none", "--lengths", "16",
+                     "--no-progress", "--no-figures", "--out", str(out)]) == 0
+    text = (out / "results.csv").read_bytes()
+    (out / "results.csv").write_bytes(text[:-7])
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["report", str(out)])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "results.csv line" in err and "cut short" in err and "Traceback" not in err
