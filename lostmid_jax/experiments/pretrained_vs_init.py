@@ -15,7 +15,7 @@ ceiling) with two Step-0 theory rows of the architecture's own prior
 pretrained profiles with the init ones (paired by seed). The prior is
 ``analysis.prior_for`` of the architecture; with ``--content-prior`` the
 Content prior measured from the seed-0 init model
-(:func:`.step0.report.content_prior`; scores in content_scores.csv).
+(:func:`lostmid_jax.analysis.step0_measure.measured_content_prior`; scores in content_scores.csv).
 
 Writes metrics.csv, agreement.csv, profiles.csv, alphas.csv, table.txt,
 verdict.txt and fig1_profiles. ``--smoke`` without ``--weights`` writes a tiny
@@ -235,7 +235,7 @@ class Result:
     Attributes:
       config: the run's Config.
       model_config: the checkpoint's DecoderConfig.
-      summaries: {"pretrained" | "init": summary} (:func:`.step0.report.summarize_variant`).
+      summaries: {"pretrained" | "init": summary} (:func:`lostmid_jax.analysis.step0_summary.summarize_variant`).
       agreements: {(model, reference): stats.agreement.Agreement} (reference in REFERENCES).
       checkpoint: the directory the weights were read from.
       prior: the theory prior both models were compared with (None: prior_for of the architecture).
@@ -280,7 +280,8 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
     from ..analysis import prior_for
     from ..stats.agreement import agreement
     from ..nn import Decoder
-    from .step0.report import content_prior, summarize_variant
+    from ..analysis.step0_measure import measured_content_prior
+    from ..analysis.step0_summary import summarize_variant
 
     model_cfg, pretrained, path = _load(cfg, run_dir)
     scale = float(np.std(np.asarray(pretrained.wte[...])))
@@ -299,7 +300,7 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
     bar.close()
     if cfg.content_prior:  # measured from the seed-0 init model
         _LOG.info("measuring the seed-0 init model's content scores (--content-prior)")
-        prior = content_prior(Decoder(model_cfg, rngs=nnx.Rngs(0)), cfg.length)
+        prior = measured_content_prior(Decoder(model_cfg, rngs=nnx.Rngs(0)), cfg.length)
     else:
         prior = prior_for(model_cfg, cfg.length)  # the architecture's own Step-0 prior
     summaries = {name: summarize_variant(u, cfg.band, prior) for name, u in units.items()}
@@ -417,7 +418,7 @@ def verdict_lines(result: Result) -> list[str]:
 
 def records(result: Result) -> dict[str, list[dict]]:
     """metrics.csv, agreement.csv, profiles.csv, alphas.csv; content_scores.csv with --content-prior."""
-    from .step0.report import content_records
+    from ..analysis.step0_measure import content_records
 
     out = {"metrics.csv": metric_records(result.config, result.model_config, result.summaries),
            "agreement.csv": agreement_records(result.agreements),

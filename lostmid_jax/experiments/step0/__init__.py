@@ -23,7 +23,7 @@ directory resumes. Positions j and layers are 1-based, x = j/L.
 
 Each model is compared with its own Step-0 prior (config.json "priors"):
 ``analysis.prior_for`` of its config by default; with ``--content-prior`` the
-Content prior measured from its seed-0 model (:func:`.report.content_prior`;
+Content prior measured from its seed-0 model (:func:`lostmid_jax.analysis.step0_measure.measured_content_prior`;
 the scores in content_scores.csv, the prior named in verdict.txt).
 """
 
@@ -75,6 +75,7 @@ def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
     import jax
 
     from ...analysis import prior_for
+    from ...analysis.step0_measure import measured_content_prior
     from ..runner import writes_files
     from . import measure, report
 
@@ -87,8 +88,8 @@ def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
     if cfg.content_prior:
         if writes_files():
             _LOG.info("step0: measuring each seed-0 model's content scores (--content-prior)")
-        priors = {(name, variant): report.content_prior(measure.unit_inputs(cfg, plans[name], variant, 0)[0],
-                                                        plans[name].length) for name, variant in units}
+        priors = {(name, variant): measured_content_prior(measure.unit_inputs(cfg, plans[name], variant, 0)[0],
+                                                          plans[name].length) for name, variant in units}
     else:
         priors = {(name, variant): prior_for(model_config(name, variant), plans[name].length)
                   for name, variant in units}

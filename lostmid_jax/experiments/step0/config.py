@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...validation import check_choice, check_float, check_int
+from ...analysis.step0_measure import CONTENT_LENGTH  # noqa: F401  (the old place of the name)
 from ...runs.config import tuples_from_lists
+from ...validation import check_choice, check_float, check_int
 
 INPUTS = ("tokens", "gaussian")
 METHODS = ("exact", "randomized", "one-pass")
@@ -38,9 +39,6 @@ DEFAULT_PRESETS = ("toy-deep", "gpt2-small")
 FULL_PRESETS = ("qwen2-0.5b",)
 # Seconds per unit on 2 CPU cores of each FULL_PRESETS plan (what --full prints before it starts).
 FULL_SECONDS_PER_UNIT = {"qwen2-0.5b": 240.0}
-# Positions at which --content-prior measures a model's scores (report.content_prior): measure_scores
-# holds every layer's H N L^2 probabilities (float64, several copies), so L is capped there.
-CONTENT_LENGTH = 256
 SMOKE = {"length": 32, "probes": 4, "seeds": 2, "heat_length": 16, "presets": ("toy",),
          "variants": ("native", "nopos"), "smoke": True}
 

@@ -28,11 +28,12 @@ import numpy as np
 from flax import nnx
 
 from ...analysis import attention_probs, attention_strength, influence_profile, mapped_profiles, pathway_profiles
+from ...analysis.request import PATHWAYS
+from ...analysis.step0_measure import model_input
 from ...nn import Decoder
 from ...parallel import is_process0, mesh_size
 from ...runs.units import UnitStore, load_unit, save_unit  # noqa: F401  (load_unit, save_unit: old names)
 from .config import Config, PresetPlan, model_config
-from .report import PATHWAYS
 
 
 def heat_layers(depth: int) -> list[int]:
@@ -43,15 +44,6 @@ def heat_layers(depth: int) -> list[int]:
 def unit_name(preset_name: str, variant: str, seed: int) -> str:
     """File stem of a unit: '<preset>__<variant>__s<seed>' (':' becomes '=')."""
     return f"{preset_name}__{variant.replace(':', '=')}__s{seed}"
-
-
-def model_input(model, length: int, key, kind: str) -> jax.Array:
-    """x [L, D]: embeddings of uniform random tokens ("tokens") or N(0, 1) ("gaussian")."""
-    cfg = model.cfg
-    if kind == "tokens" and cfg.vocab_size is not None:
-        tokens = jax.random.randint(key, (length,), 0, cfg.vocab_size)
-        return model.embed(tokens)
-    return jax.random.normal(key, (length, cfg.width), cfg.compute_dtype)
 
 
 def unit_inputs(cfg: Config, plan: PresetPlan, variant: str, seed):
