@@ -69,18 +69,25 @@ class Result:
 
 
 def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
-    """Measure (or resume) every unit, then summarize (:mod:`.measure`, :mod:`.report`)."""
-    import resource
+    """Measure (or resume) every unit, then summarize (:mod:`.measure`, :mod:`.report`); float64
+    (``param_dtype``) is switched on for this call only."""
+    import contextlib
 
     import jax
+
+    precision = jax.enable_x64(True) if cfg.param_dtype == "float64" else contextlib.nullcontext()
+    with precision:
+        return _run(cfg, run_dir, progress=progress, mesh=mesh)
+
+
+def _run(cfg: Config, run_dir, *, progress: bool, mesh) -> Result:
+    import resource
 
     from ...analysis import prior_for
     from ...analysis.step0_measure import measured_content_prior
     from ..runner import writes_files
     from . import measure, report
 
-    if cfg.param_dtype == "float64":
-        jax.config.update("jax_enable_x64", True)
     if cfg.full:
         _LOG.info(expected_time(cfg))
     units = measure.run_all(cfg, pathlib.Path(run_dir), progress=progress and writes_files(), mesh=mesh)

@@ -44,14 +44,20 @@ class Result:
 
 
 def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
-    """Measure (or reload) every unit, then build the tables. ``mesh`` is unused."""
+    """Measure (or reload) every unit, then build the tables. ``mesh`` is unused; float64
+    (``param_dtype``) is switched on for this call only."""
+    import contextlib
+
+    import jax
+
+    with jax.enable_x64(True) if cfg.param_dtype == "float64" else contextlib.nullcontext():
+        return _run(cfg, run_dir, progress=progress)
+
+
+def _run(cfg: Config, run_dir, *, progress: bool) -> Result:
     from ..runner import writes_files
     from . import measure
 
-    if cfg.param_dtype == "float64":
-        import jax
-
-        jax.config.update("jax_enable_x64", True)
     units, noise = measure.run_units(cfg, pathlib.Path(run_dir), progress=progress and writes_files())
     from . import report  # after the units: a run that fails later keeps them and resumes
 
