@@ -19,8 +19,7 @@ The variants differ in where the mixture's a_l (or the branch gains) come from:
                     theory.variants.positionwise_row)
 
 The parameter-free a_l of the paper's mixture is jacobian_a's g_l / (1 + g_l), the
-branch-Jacobian gain, not measured_a's forward-pass ratio. :data:`LABELS` lists every
-variant; :data:`VARIANTS` those the Step-0 study scores.
+branch-Jacobian gain, not measured_a's forward-pass ratio.
 The row math is :mod:`lostmid_jax.theory.variants` (its names are re-exported
 here for one release); this module turns the fitting rows' measurements into a row.
 """
@@ -34,7 +33,8 @@ from ..theory.variants import (EXACT_LIMIT, elementary_symmetric, jacobian_alpha
                                power_rows, random_matrix_row)
 from .theory_fit import fit_constant_alpha, theory_row
 
-VARIANTS = ("fitted_a", "measured_a", "jacobian_a", "random_matrix", "random_matrix_keys")
+VARIANTS = ("fitted_a", "measured_a", "jacobian_a", "random_matrix", "random_matrix_keys",
+            "random_matrix_positionwise")
 LABELS = {"fitted_a": "fitted constant $a$", "measured_a": r"measured $a_l$",
           "jacobian_a": r"Jacobian $a_l = g_l/(1+g_l)$", "random_matrix": r"random-matrix paths ($g_l$)",
           "random_matrix_keys": r"random-matrix paths, per key ($g_l(j)$)",
@@ -54,7 +54,7 @@ def variant_row(variant: str, length: int, *, profiles=None, alphas=None, gains_
     """(row [L], parameters) of one variant from fitting data only.
 
     Args:
-      variant: one of :data:`LABELS` (:data:`VARIANTS` and random_matrix_positionwise).
+      variant: one of :data:`VARIANTS`.
       length: L.
       profiles: [F, L] measured profiles of the fitting rows ("fitted_a" fits
         its a to the mean of their normalized rows).
@@ -68,8 +68,8 @@ def variant_row(variant: str, length: int, *, profiles=None, alphas=None, gains_
     Returns:
       the row and {"a_fit": ...} for "fitted_a", else {}.
     """
-    if variant not in LABELS:
-        raise ValueError(f"variant must be one of {tuple(LABELS)}, got {variant!r}")
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
     if variant == "random_matrix_positionwise":
         if mlp_gains is None:
             raise ValueError("mlp_gains ([F, H, L] measured k_{l,i}^2) is needed for random_matrix_positionwise")

@@ -51,13 +51,13 @@ def test_scores_recomputed_from_the_units(run_dir):
     """variants.csv follows from the saved units through heldout_score on the same split."""
     units = [load_unit(run_dir / "units" / f"toy__s{s}.npz") for s in range(4)]
     profiles = np.stack([u["norms"] for u in units])
-    data = {k: np.stack([u[k] for u in units]) for k in ("alphas", "gains_sq", "gains_key")}
+    data = {k: np.stack([u[k] for u in units]) for k in ("alphas", "gains_sq", "gains_key", "mlp_gains")}
     split = split_halves(4, seed=0)
     table = load_run(run_dir).tables["variants"]
-    for variant in ("fitted_a", "random_matrix", "random_matrix_keys"):
+    for variant in ("fitted_a", "random_matrix", "random_matrix_keys", "random_matrix_positionwise"):
         s = heldout_score(profiles, data, lambda p, d, v=variant: variant_row(
-            v, 16, profiles=p, alphas=d["alphas"], gains_sq=d["gains_sq"], gains_key=d["gains_key"])[0],
-            split=split, n_boot=200, seed=0)
+            v, 16, profiles=p, alphas=d["alphas"], gains_sq=d["gains_sq"], gains_key=d["gains_key"],
+            mlp_gains=d["mlp_gains"])[0], split=split, n_boot=200, seed=0)
         row = table[(table["variant"] == variant) & table["raw"]].iloc[0]
         assert row["spearman"] == pytest.approx(s.agreement.spearman, abs=1e-12)
         assert row["wasserstein"] == pytest.approx(s.agreement.wasserstein, abs=1e-12)
@@ -67,6 +67,15 @@ def test_scores_recomputed_from_the_units(run_dir):
     # the units hold what the study reads: positive gains, near-uniform attention
     assert np.all(data["gains_sq"] > 0) and np.all(units[0]["kl"] < 0.05) and np.all(units[0]["max_ratio"] >= 1)
     assert data["gains_key"].shape == (4, 2, 16) and np.all(data["gains_key"] >= 0)
+    assert data["mlp_gains"].shape == (4, 2, 16) and np.all(data["mlp_gains"] > 0)
+
+
+def test_without_mlps_every_model_drops_its_mlp():
+    cfg = step0_study.Config(mlp=False)
+    assert cfg.model_overrides() == {"mlp": "none"} and cfg.noise_overrides(32)["mlp"] == "none"
+    assert step0_study.Config().model_overrides() == {}
+    with pytest.raises(ValueError, match="mlp"):
+        step0_study.Config(mlp="no")
 
 
 def test_figures_come_from_the_tables_alone(run_dir):

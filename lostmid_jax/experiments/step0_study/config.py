@@ -62,6 +62,8 @@ class Config:
       noise_seeds: seeds per width of the noise grid (>= 4).
       n_boot: bootstrap replicates of every CI.
       split_seed: seed of the random fit / score halves (stats.heldout.split_halves).
+      mlp: False runs every preset and the noise grid without MLPs (mlp="none"): the attention
+        path alone, so k_{l,i} = 0 and the position-wise variant is the random-matrix one.
     """
 
     presets: tuple[str, ...] = ("toy-deep", "gpt2-small")
@@ -82,6 +84,7 @@ class Config:
     noise_seeds: int = 16
     n_boot: int = 2000
     split_seed: int = 0
+    mlp: bool = True
 
     def __post_init__(self):
         from ...nn import PRESETS
@@ -107,6 +110,8 @@ class Config:
         check_int("noise_seeds", self.noise_seeds, 4)
         check_int("n_boot", self.n_boot, 1)
         check_int("split_seed", self.split_seed, 0)
+        if not isinstance(self.mlp, bool):
+            raise ValueError(f"mlp must be True or False, got {self.mlp!r}")
         check_choice("input", self.input, INPUTS)
         check_choice("param_dtype", self.param_dtype, ("float32", "float64"))
         if not self.seed_counts:
@@ -134,6 +139,10 @@ class Config:
                                   seeds=self.seeds or seeds))
         return out
 
+    def model_overrides(self) -> dict:
+        """DecoderConfig overrides of every preset: {"mlp": "none"} without MLPs, else none."""
+        return {} if self.mlp else {"mlp": "none"}
+
     def noise_overrides(self, width: int) -> dict:
         """DecoderConfig overrides of the noise grid at ``width`` (MLP width 2 D)."""
-        return {"width": int(width), "mlp_width": 2 * int(width)}
+        return {"width": int(width), "mlp_width": 2 * int(width), **self.model_overrides()}

@@ -2,7 +2,7 @@
 
     convergence_<preset>   Spearman and W1 (95% CIs) of the closest held-out variant (lowest W1) against the number of
                            held-out seeds, one curve per binning, with the noise ceiling
-    variants_<preset>      the held-out mean profile and the five theory rows
+    variants_<preset>      the held-out mean profile and the theory rows
     layers                 per layer: KL of attention from uniform, measured a_l and g_l / (1 + g_l)
     noise                  per-position relative noise of the n-seed mean against n, one curve per width
 """
@@ -92,7 +92,7 @@ def variants_figure(tables, preset: str):
     ax.set_ylabel(r"normalized influence $p_j$")
     style.mark_coincident(ax)
     ax.legend()
-    ax.set_title(f"{preset}: held-out Step-0 profile and five theory rows")
+    ax.set_title(f"{preset}: held-out Step-0 profile and {len(VARIANTS)} theory rows")
     return fig
 
 

@@ -8,6 +8,7 @@ jax.random.key(s); input and probe keys split from fold_in(key(20260310), s);
     alphas [H]               measured a_l (analysis.attention_strength)
     gains_sq [H]             branch gains g_l^2 (analysis.branch_gains)
     gains_key [H, L]         branch gains per key g_l^2(j) (analysis.branch_gains.key_gains)
+    mlp_gains [H, L]         position-wise (MLP and norm) gains k_{l,i}^2 (analysis.branch_gains.mlp_gains)
     kl, spread, max_ratio    [H] attention uniformity on the first attn_length positions
     seconds                  wall time of the unit
 
@@ -26,7 +27,7 @@ import numpy as np
 
 from ...runs.units import UnitStore
 
-GAINS_VERSION = 2  # 2: value-pathway gains, per layer and per key
+GAINS_VERSION = 3  # 2: value-pathway gains, per layer and per key; 3: + position-wise gains
 
 
 def build(preset: str, overrides: dict, length: int, seed: int, *, param_dtype: str, kind: str):
@@ -61,13 +62,14 @@ def measure_unit(preset: str, overrides: dict, length: int, seed: int, *, method
 
 
 def _gains(model, x, probes: int, k_probe) -> dict:
-    """gains_sq [H], gains_key [H, L] and gains_version of a unit."""
+    """gains_sq [H], gains_key [H, L], mlp_gains [H, L] and gains_version of a unit."""
     import jax
 
-    from ...analysis.branch_gains import branch_gains, key_gains
+    from ...analysis.branch_gains import branch_gains, key_gains, mlp_gains
 
     return {"gains_sq": branch_gains(model, x, probes=probes, key=jax.random.fold_in(k_probe, 1)),
             "gains_key": key_gains(model, x, probes=probes, key=jax.random.fold_in(k_probe, 2)),
+            "mlp_gains": mlp_gains(model, x, probes=probes, key=jax.random.fold_in(k_probe, 3)),
             "gains_version": np.asarray(GAINS_VERSION)}
 
 
@@ -96,7 +98,7 @@ def run_units(cfg, run_dir: pathlib.Path, *, progress: bool = True) -> tuple[dic
     main, noise = {}, {}
     for preset, width, length, method, seed in tqdm(todo, desc="step0-study units", disable=not progress):
         stem = unit_name(preset, width, seed)
-        overrides = {} if width is None else cfg.noise_overrides(width)
+        overrides = cfg.model_overrides() if width is None else cfg.noise_overrides(width)
         if store.done(stem):
             arrays = store.load(stem)
             if int(arrays.get("gains_version", 1)) < GAINS_VERSION:

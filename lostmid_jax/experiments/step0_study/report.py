@@ -119,7 +119,7 @@ def preset_tables(cfg, preset: str, units: list[dict]) -> dict[str, list[dict]]:
     profiles = _stack(units, "norms")
     seeds, length = profiles.shape
     data = {"alphas": _stack(units, "alphas"), "gains_sq": _stack(units, "gains_sq"),
-            "gains_key": _stack(units, "gains_key")}
+            "gains_key": _stack(units, "gains_key"), "mlp_gains": _stack(units, "mlp_gains")}
     split = split_halves(seeds, seed=cfg.split_seed)
     score_idx = np.asarray(split.score)
     out = {"variants": [], "convergence": [], "ceiling": [], "profiles": []}
@@ -128,7 +128,7 @@ def preset_tables(cfg, preset: str, units: list[dict]) -> dict[str, list[dict]]:
     counts = sorted({n for n in cfg.seed_counts if n < len(score_idx)} | {len(score_idx)})
     for variant in VARIANTS:
         ref, params = variant_row(variant, length, profiles=fit_p, alphas=fit_d["alphas"], gains_sq=fit_d["gains_sq"],
-                                  gains_key=fit_d["gains_key"])
+                                  gains_key=fit_d["gains_key"], mlp_gains=fit_d["mlp_gains"])
         rows_of[variant] = ref / ref.sum()
         for bins in _binnings(cfg, length):
             # the reference of the same fitting rows, computed once above (the predictor would refit it)
