@@ -40,6 +40,7 @@ The experiments:
     step0_study          Step-0 noise, convergence and theory variants on held-out seeds
     pretrained_vs_init   Hugging Face weights vs a random init of the same architecture
     micro_training       how the profile and each pathway evolve over the first steps
+    remedies             inference-time remedies on a trained model, paired against it
 
 Importing this package or an experiment's module imports no jax; the work does.
 """
@@ -58,6 +59,7 @@ EXPERIMENTS = {
     "step0_study": ("step0-study", "Step-0 noise, convergence and theory variants scored on held-out seeds"),
     "pretrained_vs_init": ("compare", "influence profile of pretrained HF weights vs a random init, vs theory"),
     "micro_training": ("train", "micro-training: how the U and each pathway evolve"),
+    "remedies": ("remedies", "inference-time remedies (RoPE, markers, reordering, sinks) paired against the model"),
 }
 
 

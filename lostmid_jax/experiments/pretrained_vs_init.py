@@ -164,29 +164,21 @@ class Config:
 
     def checkpoint(self) -> pathlib.Path | None:
         """The checkpoint's local directory (None for the tiny random one); ValueError naming ``weights``."""
-        if self.weights == RANDOM_TINY:
-            return None
-        from ..nn.hf.hub import resolve_checkpoint
-
-        try:
-            return resolve_checkpoint(self.weights, allow_download=self.allow_download)
-        except FileNotFoundError as err:
-            raise ValueError(f"weights: {err}") from None
+        return None if self.weights == RANDOM_TINY else self._resolved()[0]
 
     def model_config(self):
         """The checkpoint's DecoderConfig from its config.json; ValueError naming ``weights`` when the
         directory, its config.json or its weights file are missing or unreadable, or the id is not cached."""
-        from ..nn.hf import config_from_hf, read_config, weights_file
+        if self.weights == RANDOM_TINY:
+            from ..nn.hf import config_from_hf
 
-        path = self.checkpoint()
-        if path is None:
             return config_from_hf(TINY_GPT2)[1]
-        try:
-            raw = read_config(path)
-            weights_file(path)
-        except (FileNotFoundError, ValueError) as err:
-            raise ValueError(f"weights: {err}") from None
-        return config_from_hf(raw)[1]
+        return self._resolved()[1]
+
+    def _resolved(self):
+        from ..nn.hf.hub import checkpoint_config
+
+        return checkpoint_config(self.weights, allow_download=self.allow_download)
 
     def resolved_method(self, width: int) -> str:
         """The method used for a model of width D."""

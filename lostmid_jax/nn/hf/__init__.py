@@ -31,6 +31,7 @@ _EXPORTS = {
     "read_json_object": ".files",
     "read_tensors": ".files",
     "weights_file": ".files",
+    "checkpoint_config": ".hub",
     "resolve_checkpoint": ".hub",
 }
 

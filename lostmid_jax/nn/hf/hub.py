@@ -77,3 +77,23 @@ def resolve_checkpoint(path_or_id: str | os.PathLike, *, allow_download: bool = 
         raise FileNotFoundError(f"hub id {repo_id!r} could not be downloaded ({type(err).__name__}: "
                                 f"{str(err)[:200]})") from None
     return pathlib.Path(got)
+
+
+def checkpoint_config(weights: str | os.PathLike, *, allow_download: bool = False, name: str = "weights"):
+    """(directory, DecoderConfig) of a checkpoint: :func:`resolve_checkpoint`, then its config.json read by
+    the family registry, with its weights file present.
+
+    Raises:
+      ValueError: naming ``name``, when the directory or hub id cannot be resolved (the message says how to
+        fetch an uncached id), or its config.json or weights are missing, unreadable or refused.
+    """
+    from .families import config_from_hf
+    from .files import read_config, weights_file
+
+    try:
+        path = resolve_checkpoint(weights, allow_download=allow_download)
+        raw = read_config(path)
+        weights_file(path)
+        return path, config_from_hf(raw)[1]
+    except (FileNotFoundError, ValueError) as err:
+        raise ValueError(f"{name}: {err}") from None

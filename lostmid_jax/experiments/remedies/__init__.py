@@ -1,0 +1,386 @@
+"""`lostmid remedies`: inference-time remedies on the same trained model, paired against it, with what Step 0 predicts.
+
+Shapes: E examples, k passages (p = 1..k), T prompt ids, L = T key positions (j = 1..L, x = j/L).
+
+For a checkpoint (any family ``nn.load_hf`` reads; its own tokenizer in text
+mode, or the token-level probe), builds the position-controlled probe
+(:mod:`lostmid_jax.probes.documents`: the fact in passage p, everything else
+identical across p), measures the unmodified model, then each remedy of
+:mod:`lostmid_jax.probes.remedies` (a RoPE base or scaling change, markers,
+the RAG reordering, sinks with a window) on the same examples:
+accuracy per passage with Wilson intervals, attention received, the valley
+fit of the attention profile, the exact influence profile on a few prompts,
+and the Step-0 theory's prediction; each remedy's paired differences against
+the unmodified model with 95% bootstrap intervals and a verdict
+(:mod:`lostmid_jax.probes.remedy_effects`).
+
+Writes accuracy.csv, measurements.csv, effects.csv, received.csv (and
+influence.csv with --influence-examples), table.txt, verdict.txt and the
+figures (:mod:`lostmid_jax.plots.remedies`). ``--smoke`` without
+``--weights`` writes a tiny random Llama with a word-level tokenizer into
+<run_dir>/checkpoint and runs offline.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+import pathlib
+
+import numpy as np
+
+from .config import RANDOM_TINY, SMOKE, SMOKE_HELP, TINY_SEED, Config, tiny_config
+
+NAME = "remedies"
+VERDICT_TITLE = "inference-time remedies vs the unmodified model (paired over examples, 95% CIs)"
+FILES = {"checkpoint": "the tiny random Llama and its word-level tokenizer measured with --smoke"}
+_LOG = logging.getLogger(__name__)
+
+_DIFF = {name: (f"{what}: remedy minus unmodified, mean over examples", "") for name, what in (
+    ("middle", "multiple-choice accuracy at the middle passage(s)"),
+    ("ends", "multiple-choice accuracy at passages 1 and k"),
+    ("overall", "multiple-choice accuracy over all passages"),
+    ("middle_logprob", "log P(right answer) at the middle passage(s) (natural log)"),
+    ("fact_attention", "attention received by the fact's ids / uniform (middle prompt; empty below 2 examples)"),
+    ("fact_influence", "the fact's share of the influence profile (middle prompt; empty below 2 examples)"))}
+COLUMNS = {
+    "accuracy.csv": {
+        "remedy": ("'none' (the unmodified model) or the remedy's spec", ""),
+        "passage": ("passage p holding the fact, 1-based (1..k)", ""),
+        "accuracy": ("multiple-choice accuracy (right answer ranked first)", ""),
+        "accuracy_lo": ("lower end of its 95% Wilson interval", ""),
+        "accuracy_hi": ("upper end of its 95% Wilson interval", ""),
+        "exact": ("greedy exact match of the right answer", ""),
+        "exact_lo": ("lower end of its 95% Wilson interval", ""),
+        "exact_hi": ("upper end of its 95% Wilson interval", ""),
+        "logprob": ("mean log P(right answer) over examples (natural log)", ""),
+        "chance": ("chance accuracy 1 / C", ""),
+    },
+    "measurements.csv": {
+        "remedy": ("'none' (the unmodified model) or the remedy's spec", ""),
+        "applied": ("1 when the remedy applies to this model (else the row is empty and note says why)", ""),
+        "note": ("why the remedy was skipped ('' when applied)", ""),
+        "length": ("T, the prompt length the model read (markers lengthen it)", "tokens"),
+        "prior": ("the Step-0 theory prior of the (remedied) architecture at T (analysis.prior_for)", ""),
+        "position_verdict": ("the position test: middle worse / middle better / no difference beyond noise", ""),
+        "gap": ("paired middle-minus-ends accuracy gap, mean over examples", ""),
+        "gap_lo": ("lower end of its 95% paired bootstrap interval", ""),
+        "gap_hi": ("upper end of its 95% paired bootstrap interval", ""),
+        "fact_attention": ("attention received by the fact's ids / uniform over the mask, mean over examples", ""),
+        "fact_influence": ("the fact's share of the exact influence profile, mean (empty when not measured)", ""),
+        "step0_share": ("the fact's share of the Step-0 theory row (uniform attention over the mask, a = theory_a)", ""),
+        "valley_alpha": ("alpha of the power law beta |pos - L/2|^(-alpha) on the raw attention received "
+                         "(negative: a valley; stats.valley)", ""),
+        "valley_alpha_lo": ("lower end of its 95% bootstrap interval over examples", ""),
+        "valley_alpha_hi": ("upper end of its 95% bootstrap interval over examples", ""),
+        "valley_r2": ("R^2 of that log-log fit", ""),
+        "valley_describes": ("1 when the power law describes the profile by stats.valley's rule, else 0", ""),
+        "valley_reason": ("the rule's first failing condition ('' when it describes the profile)", ""),
+    },
+    "effects.csv": {
+        "remedy": ("the remedy's spec", ""),
+        "kind": ("rope_base, rope_scaling, markers, reorder or sinks", ""),
+        "acts_on": ("'model' (same weights, changed config) or 'prompt' (same model, changed input)", ""),
+        "verdict": ("helps / hurts / no difference beyond noise (the middle accuracy's interval); "
+                    "'not applicable' when skipped", ""),
+        **{k: v for name, col in _DIFF.items() for k, v in {
+            name: col, f"{name}_lo": (f"lower end of the 95% paired bootstrap interval of {name}", ""),
+            f"{name}_hi": (f"upper end of the 95% paired bootstrap interval of {name}", "")}.items()},
+        "step0_ratio": ("the Step-0 theory's predicted ratio of the fact's influence share, remedy / unmodified "
+                        "(1: the theory predicts no change)", ""),
+        "theory": ("what the Step-0 theory predicts for this remedy, in words", ""),
+    },
+    "received.csv": {
+        "remedy": ("'none' or the remedy's spec", ""),
+        "j": ("key position, 1-based (1..L)", ""),
+        "x": ("normalized key position j/L", ""),
+        "raw": ("(1/L) sum_i A_ij, mean over layers, heads and the measured prompts", ""),
+        "vs_uniform": ("sum_i A_ij / sum over the queries that see j of 1/|S_i| (1 = uniform over the mask), "
+                       "mean over layers, heads and prompts", ""),
+    },
+    "influence.csv": {
+        "remedy": ("'none' or the remedy's spec", ""),
+        "j": ("input position, 1-based (1..L)", ""),
+        "x": ("normalized position j/L", ""),
+        "share": ("n_j / sum_i n_i of the exact influence profile ||d y_L / d x_j||_F, mean over the prompts", ""),
+    },
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Result:
+    """What :func:`run` returns.
+
+    Attributes:
+      config: the run's Config.
+      model_config: the checkpoint's DecoderConfig.
+      base: the unmodified model's Measurement (probes.remedy_effects).
+      remedies: {spec: (Remedy, Measurement or None, Effect or None, skipped reason or None)}.
+      valleys: {'none' | spec: stats.valley.ValleyFit or None (the fit range too short)}.
+      checkpoint: the directory the weights were read from.
+    """
+
+    config: Config
+    model_config: object
+    base: object
+    remedies: dict
+    valleys: dict
+    checkpoint: str
+
+
+def write_tiny_checkpoint(path: pathlib.Path) -> pathlib.Path:
+    """A tiny random Llama (save_hf) with the word-level tokenizer of the built-in probe vocabulary."""
+    from flax import nnx
+
+    from ...nn import Decoder, save_hf
+    from ...probes import builtin_vocabulary, save_tokenizer, word_tokenizer
+
+    model_cfg = tiny_config()
+    save_hf(Decoder(model_cfg, rngs=nnx.Rngs(TINY_SEED)), model_cfg, path)
+    save_tokenizer(word_tokenizer(builtin_vocabulary()), path)
+    return path
+
+
+def _load(cfg: Config, run_dir):
+    """(DecoderConfig, Decoder, directory, tokenizer or None); the tiny checkpoint is written first."""
+    from ...nn import load_hf
+    from ...probes import load_tokenizer
+
+    path = cfg.checkpoint()
+    if path is None:
+        import tempfile
+
+        path = pathlib.Path(run_dir) / "checkpoint" if run_dir is not None else \
+            pathlib.Path(tempfile.mkdtemp(prefix="lostmid_tiny_llama_"))
+        _LOG.info(f"writing a tiny random Llama checkpoint and word tokenizer to {path}")
+        write_tiny_checkpoint(path)
+    _LOG.info(f"loading {path} with nn.load_hf")
+    model_cfg, model = load_hf(path)
+    tok = load_tokenizer(path) if cfg.mode == "text" else None
+    return model_cfg, model, path, tok
+
+
+def build_probes(cfg: Config, tok, vocab_size: int):
+    """The unmodified probe set of ``cfg`` (text: the tokenizer; tokens: ids only)."""
+    from ...probes import builtin_facts, read_corpus, read_facts, text_probes, token_probes
+
+    if cfg.mode == "tokens":
+        return token_probes(vocab_size, examples=cfg.examples, passages=cfg.passages, length=cfg.length,
+                            candidates=cfg.candidates, key_tokens=cfg.key_tokens, value_tokens=cfg.value_tokens,
+                            low=cfg.low, seed=cfg.seed)
+    facts = read_facts(cfg.facts)[:cfg.examples] if cfg.facts else builtin_facts(cfg.examples, seed=cfg.seed)
+    corpus = read_corpus(cfg.corpus) if cfg.corpus else None
+    return text_probes(tok, facts, passages=cfg.passages, length=cfg.length, candidates=cfg.candidates,
+                       corpus=corpus, seed=cfg.seed)
+
+
+def marker_ids(cfg: Config, tok) -> list[int]:
+    """The marker's ids: a token id, or the string encoded with the tokenizer (ValueError naming ``marker``)."""
+    if cfg.marker.isdigit():
+        return [int(cfg.marker)]
+    ids = tok.encode(cfg.marker)
+    if not ids:
+        raise ValueError(f"marker: {cfg.marker!r} encodes to no token with this tokenizer; pass a token id")
+    return ids
+
+
+def _valley(rows):
+    from ...stats.valley import valley_fit
+
+    try:
+        return valley_fit(rows, n_boot=200, seed=0) if rows.shape[1] >= 16 else None
+    except ValueError:
+        return None
+
+
+def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Result:
+    """Measure the unmodified model and every remedy on the same probe set (``mesh`` unused)."""
+    from tqdm.auto import tqdm
+
+    from ...probes.remedies import apply_remedy, parse_remedy
+    from ...probes.remedy_effects import compare, measure
+
+    model_cfg, model, path, tok = _load(cfg, run_dir)
+    probes = build_probes(cfg, tok, model_cfg.vocab_size)
+    ids = marker_ids(cfg, tok) if any(r.startswith("markers") for r in cfg.remedies) else None
+    sizes = dict(attention_examples=cfg.attention_examples, influence_examples=cfg.influence_examples,
+                 batch=cfg.batch, theory_a=cfg.theory_a, n_boot=cfg.n_boot, seed=cfg.seed)
+    _LOG.info(f"measuring the unmodified model and {len(cfg.remedies)} remedies on {probes.examples} examples x "
+              f"{probes.passages} passages, T = {probes.length} (each remedy compiles once)")
+    bar = tqdm(total=1 + len(cfg.remedies), disable=not progress, desc="models")
+    base = measure(model, probes, **sizes)
+    bar.update()
+    out, valleys = {}, {"none": _valley(base.received_raw)}
+    for spec in cfg.remedies:
+        remedy = parse_remedy(spec)
+        applied = apply_remedy(remedy, model, probes, marker_ids=ids, context=cfg.context)
+        if applied.skipped:
+            out[spec] = (remedy, None, None, applied.skipped)
+        else:
+            m = measure(applied.model, applied.probes, **sizes)
+            out[spec] = (remedy, m, compare(base, m, n_boot=cfg.n_boot, seed=cfg.seed), None)
+            valleys[spec] = _valley(m.received_raw)
+        bar.update()
+    bar.close()
+    return Result(cfg, model_cfg, base, out, valleys, str(path))
+
+
+# ----------------------------------------------------------------------------- theory, in words
+def theory_text(remedy, base, other, effect) -> str:
+    """What the Step-0 theory predicts for ``remedy`` (module docstring of probes.remedies)."""
+    ratio = effect.step0_ratio
+    if remedy.kind in ("rope_base", "rope_scaling"):
+        same = base.prior == other.prior and math.isclose(ratio, 1.0, rel_tol=1e-12)
+        return (f"no change: the same prior ({other.prior}) and the same Step-0 row; RoPE does not enter uniform "
+                f"attention, so any effect is on what training learned" if same else
+                f"prior {base.prior} -> {other.prior}: fact share x{ratio:.3g}")
+    if remedy.kind == "sinks":
+        return (f"the mask changes the prior itself: {base.prior} -> {other.prior}; the fact's Step-0 share "
+                f"x{ratio:.3g}")
+    what = "markers lengthen the prompt and move the fact" if remedy.kind == "markers" else \
+        f"the key passage moves to the {remedy.place} passage of the U"
+    return f"{what} (T {base.length} -> {other.length}, prior {other.prior}): the fact's Step-0 share x{ratio:.3g}"
+
+
+# ----------------------------------------------------------------------------- records
+def _accuracy_rows(name: str, m) -> list[dict]:
+    r = m.result
+    return [{"remedy": name, "passage": p + 1, "accuracy": r.accuracy[p], "accuracy_lo": r.accuracy_lo[p],
+             "accuracy_hi": r.accuracy_hi[p], "exact": r.exact[p], "exact_lo": r.exact_lo[p],
+             "exact_hi": r.exact_hi[p], "logprob": r.logprob[p], "chance": r.chance} for p in range(r.passages)]
+
+
+def _measurement_row(name: str, m, valley, note: str = "") -> dict:
+    row = {"remedy": name, "applied": int(m is not None), "note": note}
+    if m is None:
+        return row
+    gap = m.result.accuracy_gap
+    row.update(length=m.length, prior=m.prior, position_verdict=m.result.verdict, gap=gap.mean, gap_lo=gap.lo,
+               gap_hi=gap.hi, fact_attention=float(np.mean(m.fact_attention)) if m.fact_attention.size else None,
+               fact_influence=float(np.mean(m.fact_influence)) if m.fact_influence.size else None,
+               step0_share=m.step0_share)
+    if valley is not None:
+        row.update(valley_alpha=valley.alpha, valley_alpha_lo=valley.alpha_lo, valley_alpha_hi=valley.alpha_hi,
+                   valley_r2=valley.r2, valley_describes=int(valley.describes), valley_reason=valley.reason)
+    return row
+
+
+def _effect_row(spec: str, remedy, m, effect, base) -> dict:
+    row = {"remedy": spec, "kind": remedy.kind, "acts_on": remedy.acts_on,
+           "verdict": effect.verdict if effect else "not applicable"}
+    if effect is None:
+        return row
+    for name in _DIFF:
+        d = getattr(effect, name)
+        if d is not None:
+            row.update({name: d.mean, f"{name}_lo": d.lo, f"{name}_hi": d.hi})
+    row.update(step0_ratio=effect.step0_ratio, theory=theory_text(remedy, base, m, effect))
+    return row
+
+
+def _profile_rows(name: str, rows_raw, rows_ratio=None, *, column="share") -> list[dict]:
+    length = rows_raw.shape[1]
+    if rows_ratio is None:  # influence: normalize each row, then average
+        shares = (rows_raw / rows_raw.sum(axis=1, keepdims=True)).mean(axis=0)
+        return [{"remedy": name, "j": j + 1, "x": (j + 1) / length, column: shares[j]} for j in range(length)]
+    raw, ratio = rows_raw.mean(axis=0), rows_ratio.mean(axis=0)
+    return [{"remedy": name, "j": j + 1, "x": (j + 1) / length, "raw": raw[j], "vs_uniform": ratio[j]}
+            for j in range(length)]
+
+
+def _measured(result: Result):
+    """[(name, Measurement)] of the unmodified model and every applied remedy, in order."""
+    return [("none", result.base)] + [(s, v[1]) for s, v in result.remedies.items() if v[1] is not None]
+
+
+def records(result: Result) -> dict[str, list[dict]]:
+    """accuracy.csv, measurements.csv, effects.csv, received.csv (and influence.csv when measured)."""
+    measured = _measured(result)
+    out = {
+        "accuracy.csv": [r for name, m in measured for r in _accuracy_rows(name, m)],
+        "measurements.csv": [_measurement_row("none", result.base, result.valleys.get("none"))] + [
+            _measurement_row(s, m, result.valleys.get(s), note or "") for s, (_, m, _, note) in result.remedies.items()],
+        "effects.csv": [_effect_row(s, r, m, e, result.base) for s, (r, m, e, _) in result.remedies.items()],
+        "received.csv": [r for name, m in measured for r in _profile_rows(name, m.received_raw, m.received_vs_uniform)],
+    }
+    if result.base.influence.size:
+        out["influence.csv"] = [r for name, m in measured for r in _profile_rows(name, m.influence)]
+    return out
+
+
+# ----------------------------------------------------------------------------- table and verdict
+def _ci(d) -> str:
+    return f"{d.mean:+.3f} [{d.lo:+.3f}, {d.hi:+.3f}]"
+
+
+def table(result: Result) -> str:
+    """One line per model: middle / ends accuracy, the position verdict, attention to the fact, valley alpha."""
+    lines = [f"{'model':<26} {'T':>6} {'acc mid':>8} {'acc ends':>8} {'fact att.':>9} {'alpha':>7}  position test"]
+    k = result.base.correct.shape[1]
+    from ...probes.position_test import end_passages, middle_passages
+
+    mid = [p - 1 for p in (middle_passages(k) or (1,))]
+    ends = [p - 1 for p in end_passages(k)]
+    for name, m in _measured(result):
+        v = result.valleys.get(name)
+        alpha = f"{v.alpha:7.2f}" if v is not None else f"{'-':>7}"
+        att = f"{np.mean(m.fact_attention):9.3f}" if m.fact_attention.size else f"{'-':>9}"
+        lines.append(f"{name:<26} {m.length:>6} {m.correct[:, mid].mean():8.3f} {m.correct[:, ends].mean():8.3f} "
+                     f"{att} {alpha}  {m.result.verdict}")
+    for spec, (_, m, _, note) in result.remedies.items():
+        if m is None:
+            lines.append(f"{spec:<26} not applicable: {note}")
+    return "\n".join(lines)
+
+
+def verdict_lines(result: Result) -> list[str]:
+    cfg, base = result.config, result.base
+    gap = base.result.accuracy_gap
+    lines = [f"{cfg.title}: unmodified model, {base.result.examples} examples x {base.correct.shape[1]} passages, "
+             f"T = {base.length}: {base.result.verdict} (middle - ends accuracy {_ci(gap)}; chance "
+             f"{base.result.chance:.2f})"]
+    for spec, (remedy, m, effect, note) in result.remedies.items():
+        if effect is None:
+            lines.append(f"{spec}: not applicable ({note})")
+            continue
+        att = f"; attention to the fact {_ci(effect.fact_attention)}" if effect.fact_attention else ""
+        lines.append(f"{spec}: {effect.verdict} (middle accuracy {_ci(effect.middle)}, ends {_ci(effect.ends)}, "
+                     f"middle log P {_ci(effect.middle_logprob)}{att}). Step 0: "
+                     f"{theory_text(remedy, base, m, effect)}")
+    lines.append("Serving-side KV-cache reordering is not a remedy here: it returns the same keys and values, so the "
+                 "model's output and its influence profile are unchanged (README, scope).")
+    if cfg.weights == RANDOM_TINY:
+        lines.append("(smoke run: a random tiny model answers at chance; the numbers test the pipeline, not remedies)")
+    return lines
+
+
+def summary(result: Result) -> str:
+    return table(result)
+
+
+def verdict(result: Result) -> list[str]:
+    return verdict_lines(result)
+
+
+def figures(tables: dict, cfg: Config) -> dict:
+    """{stem: Figure} from the run's tables (:mod:`lostmid_jax.plots.remedies`)."""
+    from ...plots import remedies as plots
+
+    out = {"fig1_accuracy": plots.accuracy_by_remedy(tables["accuracy"], title=f"{cfg.title}: accuracy by passage"),
+           "fig3_received": plots.received_by_remedy(tables["received"])}
+    if "effects" in tables and len(tables["effects"]):
+        out["fig2_effects"] = plots.effects(tables["effects"])
+    return dict(sorted(out.items()))
+
+
+def run_info(result: Result) -> dict:
+    return {"checkpoint": result.checkpoint}
+
+
+def describe(result: Result) -> str:
+    return f"{len(result.remedies)} remedies x {result.base.result.examples} examples"
+
+
+__all__ = ["COLUMNS", "Config", "NAME", "Result", "SMOKE", "SMOKE_HELP", "build_probes", "describe", "figures",
+           "marker_ids", "records", "run", "summary", "table", "theory_text", "verdict", "write_tiny_checkpoint"]

@@ -1,0 +1,181 @@
+"""What `lostmid remedies` runs: the checkpoint, the probe design, the remedies and the measurements' sizes.
+
+Everything a run could refuse is checked when the Config is built, before any
+model is loaded: the checkpoint and its config.json, a tokenizer in text mode,
+the passage count, the prompt length against a learned position table, each
+remedy spec, the marker.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+
+from ...validation import check_bool_like, check_choice, check_float, check_int
+
+RANDOM_TINY = "random:tiny-llama"
+"""``weights`` of --smoke: a tiny random Llama written with save_hf, with a word-level tokenizer."""
+MODES = ("text", "tokens")
+DEFAULT_REMEDIES = ("rope_base:4", "rope_scaling:linear:2", "rope_scaling:dynamic:2", "rope_scaling:yarn:2",
+                    "markers:0.25/0.5/0.75", "reorder:first", "reorder:last", "sinks:4:256")
+SMOKE = {"weights": RANDOM_TINY, "passages": 3, "length": 48, "examples": 6, "candidates": 3,
+         "attention_examples": 2, "influence_examples": 2, "n_boot": 200, "batch": 6,
+         "remedies": ("rope_base:4", "rope_scaling:yarn:4:16", "markers:0.5", "reorder:last", "sinks:2:16")}
+SMOKE_HELP = "a tiny random Llama with a word-level tokenizer (written here, offline), 6 examples, T = 48, 5 remedies"
+TINY_LLAMA = dict(depth=2, width=32, heads=4, kv_heads=2, mlp_width=64, rope_theta=1e4, rope_scaling=None,
+                  max_positions=512)
+TINY_SEED = 1234
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Config:
+    """Arguments of the remedies test.
+
+    Attributes:
+      weights: the checkpoint: a local directory (config.json + safetensors, and a tokenizer for the text
+        probe) or a Hugging Face hub id in the local cache; "random:tiny-llama" writes a tiny random Llama with
+        a word-level tokenizer (the --smoke default; offline).
+      allow_download: fetch a hub id that is not in the local cache (config.json and safetensors only).
+      remedies: remedy specs (lostmid_jax.probes.remedies): rope_base:F, rope_scaling:KIND:F[:P] (KIND linear,
+        dynamic or yarn), markers:R1/R2/..., reorder:first, reorder:last, sinks:S[:W].
+      marker: the marker of markers remedies: a token id (digits) or a string encoded with the tokenizer
+        (default U+2060, the zero-width word joiner practitioners use).
+      context: the original context P of rope_scaling remedies that name none (None: max_positions).
+      mode: "text" (documents in words, the checkpoint's tokenizer) or "tokens" (keys and values as ids).
+      passages: k >= 2 passages per document; the fact sits in passage p = 1..k.
+      length: T, the prompt length in tokens (the question included), the same for every prompt.
+      examples: E >= 2 examples, each scored with the fact in every passage, unmodified and per remedy.
+      candidates: C >= 2 answers ranked per prompt (the right one and C - 1 other facts' answers).
+      corpus: text mode: a directory of .txt files, one passage per paragraph, as filler (None: built-in).
+      facts: text mode: a JSON-lines file of {fact, question, answer} (None: the built-in generator).
+      key_tokens: tokens mode: ids per key.
+      value_tokens: tokens mode: ids per value (the answer).
+      low: tokens mode: the smallest id drawn (keep special ids below it).
+      attention_examples: A >= 1 examples whose attention received is measured (fact in the middle passage).
+      influence_examples: examples whose exact Jacobian influence profile is measured (0: none; D reverse
+        passes each, so keep it small for wide models).
+      theory_a: the attention strength a of the Step-0 theory row that predicts each remedy's effect.
+      batch: prompts per scoring forward pass.
+      n_boot: bootstrap replicates of every interval.
+      seed: the generator's seed (facts, filler, distractors) and the bootstrap's.
+    """
+
+    weights: str
+    allow_download: bool = False
+    remedies: tuple[str, ...] = DEFAULT_REMEDIES
+    marker: str = "\u2060"
+    context: int | None = None
+    mode: str = "text"
+    passages: int = 5
+    length: int = 1024
+    examples: int = 40
+    candidates: int = 5
+    corpus: str | None = None
+    facts: str | None = None
+    key_tokens: int = 2
+    value_tokens: int = 1
+    low: int = 2
+    attention_examples: int = 8
+    influence_examples: int = 0
+    theory_a: float = 0.5
+    batch: int = 8
+    n_boot: int = 2000
+    seed: int = 0
+
+    def __post_init__(self):
+        from ...probes.remedies import parse_remedy
+
+        if not isinstance(self.weights, str) or not self.weights:
+            raise ValueError(f"weights must be a checkpoint directory or hub id, got {self.weights!r}")
+        object.__setattr__(self, "allow_download", check_bool_like("allow_download", self.allow_download))
+        object.__setattr__(self, "remedies", tuple(self.remedies))
+        if not self.remedies:
+            raise ValueError("remedies must name at least one remedy (e.g. rope_base:4)")
+        labels = [parse_remedy(r).label for r in self.remedies]
+        if len(set(labels)) != len(labels):
+            raise ValueError(f"remedies must be distinct, got {self.remedies!r}")
+        check_choice("mode", self.mode, MODES)
+        for name, low in (("passages", 2), ("length", 8), ("examples", 2), ("candidates", 2), ("key_tokens", 1),
+                          ("value_tokens", 1), ("low", 0), ("attention_examples", 1), ("influence_examples", 0),
+                          ("batch", 1), ("n_boot", 100), ("seed", 0)):
+            check_int(name, getattr(self, name), low)
+        if self.context is not None:
+            check_int("context", self.context, 1)
+        check_float("theory_a", self.theory_a, 0, 1)
+        if not isinstance(self.marker, str) or not self.marker:
+            raise ValueError(f"marker must be a token id or a non-empty string, got {self.marker!r}")
+        if self.mode == "tokens" and not self.marker.isdigit() and any(r.startswith("markers") for r in self.remedies):
+            raise ValueError(f"marker must be a token id (digits) in mode 'tokens', got {self.marker!r}")
+        for name in ("corpus", "facts"):
+            if getattr(self, name) is not None and self.mode != "text":
+                raise ValueError(f"{name} is used by mode 'text' only, got mode={self.mode!r}")
+        model_cfg = self.model_config()
+        if model_cfg.vocab_size is None:
+            raise ValueError("weights: the checkpoint has no vocabulary (config.json without vocab_size)")
+        if self.marker.isdigit() and int(self.marker) >= model_cfg.vocab_size:
+            raise ValueError(f"marker: token id {self.marker} is outside the vocabulary [0, {model_cfg.vocab_size})")
+        if model_cfg.position == "learned" and self.positions_needed > model_cfg.max_positions:
+            raise ValueError(f"length: the prompts (with markers and the answer) need {self.positions_needed} "
+                             f"positions but the checkpoint's learned position table holds "
+                             f"max_positions={model_cfg.max_positions}")
+        if self.mode == "text":
+            self.tokenizer_files()
+            if self.corpus is not None:
+                from ...probes.documents import read_corpus
+
+                read_corpus(self.corpus)
+            if self.facts is not None:
+                from ...probes.documents import read_facts
+
+                if len(read_facts(self.facts)) < 2:
+                    raise ValueError("facts: the file must hold >= 2 facts (the paired intervals need 2 examples)")
+
+    @property
+    def positions_needed(self) -> int:
+        """A lower bound of the positions a scoring forward uses: T, the markers (one id each at least) and the
+        answer's ids beyond the first."""
+        from ...probes.remedies import parse_remedy
+
+        markers = max([len(parse_remedy(r).at) for r in self.remedies if r.startswith("markers")] or [0])
+        return self.length + markers + (self.value_tokens - 1 if self.mode == "tokens" else 0)
+
+    def checkpoint(self) -> pathlib.Path | None:
+        """The checkpoint's local directory (None for the tiny random one); ValueError naming ``weights``."""
+        return None if self.weights == RANDOM_TINY else self._resolved()[0]
+
+    def model_config(self):
+        """The checkpoint's DecoderConfig from its config.json (ValueError naming ``weights``)."""
+        return tiny_config() if self.weights == RANDOM_TINY else self._resolved()[1]
+
+    def _resolved(self):
+        from ...nn.hf.hub import checkpoint_config
+
+        return checkpoint_config(self.weights, allow_download=self.allow_download)
+
+    def tokenizer_files(self) -> None:
+        """Text mode: the checkpoint must carry a tokenizer (ValueError naming ``weights``)."""
+        path = self.checkpoint()
+        names = ("tokenizer.json", "tokenizer.model", "vocab.json", "spiece.model")
+        if path is not None and not any((path / n).is_file() and not (path / n).is_symlink() for n in names):
+            raise ValueError(f"weights: the checkpoint {self.weights!r} holds no tokenizer (tokenizer.json, "
+                             "tokenizer.model or vocab.json); the text probe needs one: add it, or pass "
+                             "--mode tokens (keys and values as token ids, no tokenizer)")
+
+    @property
+    def title(self) -> str:
+        """The checkpoint's name in titles."""
+        if self.weights == RANDOM_TINY:
+            return "tiny random Llama"
+        path = pathlib.Path(self.weights)
+        return path.resolve().name if path.is_dir() else self.weights
+
+
+def tiny_config():
+    """The DecoderConfig of the --smoke checkpoint (a Llama layout over the word tokenizer's vocabulary)."""
+    from ...nn import preset
+    from ...probes.documents import builtin_vocabulary
+
+    return preset("llama-3.2-1b", vocab_size=len(builtin_vocabulary()) + 2, **TINY_LLAMA)
+
+
+__all__ = ["Config", "DEFAULT_REMEDIES", "MODES", "RANDOM_TINY", "SMOKE", "SMOKE_HELP", "tiny_config"]
