@@ -45,6 +45,7 @@ import numpy as np
 from ..stats import profile_metrics as metrics
 from ..stats.agreement import agreement, bootstrap_interval, bootstrap_weights
 from ..stats.intervals import jackknife_interval, sem_rows, t_interval
+from ..stats.profile_intervals import LOOP_BOOT, mean_profile_intervals, score_fraction_interval
 from ..stats.misfit import log_misfit
 from .request import PATHWAYS
 from .theory_fit import fit_constant_alpha, theory_row
@@ -118,9 +119,7 @@ def bin_choices(length: int) -> tuple[int, ...]:
 
 
 BINS = (64, 16)
-LOOP_BOOT = 200  # bootstrap replicates of the statistics computed one replicate at a time
-# Statistics of the mean profile p [L] bootstrapped one replicate at a time (LOOP_BOOT replicates).
-_LOOP_STATS = metrics.PROFILE_STATISTICS
+_LOOP_STATS = metrics.PROFILE_STATISTICS  # bootstrapped one replicate at a time (LOOP_BOOT replicates)
 
 
 def intervals(units: list[dict], summary: dict, prior, *, band: float = 0.1, n_boot: int = 2000,
@@ -158,16 +157,8 @@ def intervals(units: list[dict], summary: dict, prior, *, band: float = 0.1, n_b
     if rows >= 2:
         p_rows = norms["total"] / norms["total"].sum(axis=1, keepdims=True)
         weights = bootstrap_weights(rows, n_boot, seed)
-        means = weights @ p_rows  # [n_boot, L]
-        for name, stat in (("log10_peak_to_trough", metrics.log10_peak_to_trough_rows),
-                           ("log10_peak_to_trough_body", lambda m: metrics.log10_peak_to_trough_rows(m[:, :-1]))):
-            ci[name] = bootstrap_interval(summary[name], stat(means), rows, bounds=(0.0, math.inf))
-        few = weights[:LOOP_BOOT]  # statistics computed one replicate at a time
-        point = metrics.profile_statistics(summary["paths"]["total"]["p"], band)
-        reps = [metrics.profile_statistics(w @ p_rows, band) for w in few]
-        for name in _LOOP_STATS:
-            bounds = metrics.PROFILE_STATISTIC_BOUNDS[name]
-            ci[name] = bootstrap_interval(point[name], [r[name] for r in reps], rows, bounds=bounds)
+        ci.update(mean_profile_intervals(p_rows, weights, summary["paths"]["total"]["p"], summary, band=band))
+        few = weights[:LOOP_BOOT]  # the replicates of the statistics computed one at a time
         theory_reps = [metrics.log10_peak_to_trough(theory_row(length, w @ alphas, prior=prior)) for w in few]
         ci["theory_log10_peak_to_trough"] = bootstrap_interval(summary["theory_log10_peak_to_trough"], theory_reps,
                                                                rows, bounds=(0.0, math.inf))
@@ -175,8 +166,9 @@ def intervals(units: list[dict], summary: dict, prior, *, band: float = 0.1, n_b
         ci["a_mean"] = (float(lo), float(hi))
         ci["a_fit"] = _jackknife_a_fit(p_rows, depth, summary["a_fit"], prior)
         if "score" in norms:
-            ci["score_fraction_median"] = _score_fraction_ci(norms, summary["score_fraction_median"],
-                                                             min(n_boot, LOOP_BOOT), seed)
+            ci["score_fraction_median"] = score_fraction_interval(norms["total"], norms["score"],
+                                                                  summary["score_fraction_median"],
+                                                                  n_boot=min(n_boot, LOOP_BOOT), seed=seed)
     return dict(ci=ci, agreement=agreements, misfit=misfits, alphas_ci=(a_lo, a_hi))
 
 
@@ -185,14 +177,6 @@ def _jackknife_a_fit(p_rows: np.ndarray, depth: int, a_fit: float, prior) -> tup
     fits = [fit_constant_alpha(np.delete(p_rows, i, axis=0).mean(0), depth, prior=prior)
             for i in range(p_rows.shape[0])]
     return jackknife_interval(a_fit, fits, bounds=(0.0, 1.0))
-
-
-def _score_fraction_ci(norms: dict, point: float, n_boot: int, seed: int) -> tuple[float, float]:
-    rows = norms["total"].shape[0]
-    rng = np.random.default_rng(seed)
-    reps = [metrics.score_fraction_median(norms["total"][i], norms["score"][i])
-            for i in (rng.integers(0, rows, rows) for _ in range(n_boot))]
-    return bootstrap_interval(point, reps, rows, bounds=(0.0, math.inf))
 
 
 __all__ = ["BINS", "LOOP_BOOT", "bin_choices", "intervals", "pathway_summary", "summarize_variant"]

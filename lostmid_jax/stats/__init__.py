@@ -3,6 +3,7 @@
 Shapes: S rows (seeds or replicates), L positions (1-based j, x = j / L), B bins.
 
     profile_metrics   Spearman, Wasserstein-1, U statistics, the valley power law, peak-to-trough
+    profile_intervals mean_profile_intervals: bootstrap CIs of a mean profile's statistics (Step-0 metrics)
     agreement         agreement(profiles, reference): bootstrap 95% CIs and the noise ceiling
     misfit            log_misfit: THE misfit statistic (chi2 / dof of log residuals in standard errors)
     heldout           split_halves, heldout_score: fit on one half of the seeds, score on the other
@@ -22,7 +23,8 @@ from __future__ import annotations
 
 from .._lazy import lazy_exports
 
-_SUBMODULES = ("agreement", "columns", "format", "heldout", "intervals", "misfit", "paired", "profile_metrics", "valley")
+_SUBMODULES = ("agreement", "columns", "format", "heldout", "intervals", "misfit", "paired", "profile_intervals",
+               "profile_metrics", "valley")
 __all__ = list(_SUBMODULES)
 
 __getattr__, __dir__ = lazy_exports(__name__, {}, _SUBMODULES)
