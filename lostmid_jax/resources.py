@@ -118,7 +118,7 @@ def parse_limits(text: str, name: str = "--limits") -> dict:
             number = float(value)
         except ValueError:
             raise ValueError(f"{name}: {key} must be a number, got {value!r}") from None
-        out[key] = number
+        out[key] = int(number) if fields[key] in ("int", int) and number.is_integer() else number
     try:
         Limits(**out)
     except ValueError as err:

@@ -30,6 +30,9 @@ def add_arguments(p) -> None:
     )
     p.add_argument("--dps", type=int, default=50, help="digits for mpmath / arb")
     p.add_argument("--band", type=float, default=0.1, help="primacy / late band width in x")
+    from ..experiments.script import add_limits_argument
+
+    add_limits_argument(p)
 
 
 def _log_row(args, alpha):
@@ -56,8 +59,10 @@ def _log_row(args, alpha):
 
 def run(args) -> int:
     from .. import theory
+    from ..experiments.script import apply_limits
     from ..validation import check_int
 
+    apply_limits(args)
     check_int("--dps", args.dps, 5)
     alpha = _alpha(args.alpha)
     log_row = _log_row(args, alpha)

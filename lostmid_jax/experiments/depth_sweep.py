@@ -93,6 +93,7 @@ class Config:
     def __post_init__(self):
         from ..theory import check_band, power_law_schedule
 
+        self._check_rows()  # from the counts alone, before a million values are validated one by one
         tuples_from_lists(self)
         if not self.depths:
             raise ValueError("depths must not be empty")
@@ -119,15 +120,30 @@ class Config:
         object.__setattr__(self, "band", check_band(self.band))
         self._check_work()
 
+    def _check_rows(self) -> None:
+        """Refuse a sweep whose result rows alone (~1 ms of Python each) are over the work limit."""
+        from ..resources import ROW_OPERATIONS, check_operations
+
+        def count(value):
+            return len(value) if isinstance(value, (list, tuple)) else 1
+
+        schedules = count(self.alphas) * (2 if self.power_b is not None else 1) + (self.custom is not None)
+        rows = schedules * count(self.depths) * (count(self.lengths) + 1)
+        check_operations(f"{schedules} schedules x {count(self.depths)} depths x {count(self.lengths) + 1} lengths "
+                         f"(the continuum included): {rows} rows", rows * ROW_OPERATIONS)
+
     def _check_work(self) -> None:
-        """Refuse, before any work, a sweep over the theory's work limit (~10 ns per H L entry of a row,
-        ~100 ns per H^2 of a continuum point; theory.limits raises the limit)."""
-        from ..resources import check_operations
+        """Refuse, before any work, a sweep over the work limit: ~10 ns per H L entry of a row, ~100 ns per
+        H^2 of a continuum point, and ~1 ms of Python per result row (resources.ROW_OPERATIONS: one row
+        per schedule, depth and L or the continuum); theory.limits / --limits raises the limit."""
+        from ..resources import ROW_OPERATIONS, check_operations
 
         schedules = len(self.alphas) * (2 if self.power_b is not None else 1) + (self.custom is not None)
         per_schedule = sum(10.0 * h * sum(self.lengths) + 100.0 * h * h for h in self.depths)
-        check_operations(f"depths (max {max(self.depths)}, {len(self.depths)} values) x lengths (max "
-                         f"{max(self.lengths)})", schedules * per_schedule)
+        rows = schedules * len(self.depths) * (len(self.lengths) + 1)
+        check_operations(f"{schedules} schedules x depths (max {max(self.depths)}, {len(self.depths)} values) x "
+                         f"lengths (max {max(self.lengths)}, {len(self.lengths)} values): {rows} rows",
+                         schedules * per_schedule + rows * ROW_OPERATIONS)
 
 
 SMOKE = {"depths": (1, 2, 4, 8, 16, 32), "alphas": (0.25, 0.5, 1.0), "lengths": (256,)}

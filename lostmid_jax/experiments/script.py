@@ -16,6 +16,7 @@ unless ``--no-compile-cache`` is given or LOSTMID_COMPILE_CACHE=0 is set.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import json
 import logging
@@ -45,12 +46,32 @@ def add_run_arguments(parser: argparse.ArgumentParser, exp) -> None:
     group.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     group.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     add_compile_cache_argument(group)
+    add_limits_argument(group)
     if not getattr(exp, "RESUMABLE", False):
         add_replace_argument(group)
     if getattr(exp, "USES_DEVICES", False):
         group.add_argument("--devices", type=int, default=None,
                            help="devices to spread the work over (default: all devices JAX sees; on CPU set "
                                 "XLA_FLAGS=--xla_force_host_platform_device_count=N to simulate N, docs/scaling.md)")
+
+
+def add_limits_argument(group) -> None:
+    """--limits key=value,... (the resource limits of lostmid_jax.resources for this process)."""
+    from ..resources import ENV_LIMITS, Limits
+
+    names = ", ".join(f.name for f in dataclasses.fields(Limits))
+    group.add_argument("--limits", default=None, metavar="KEY=VALUE,...",
+                       help=f"raise (or lower) the work and memory limits that refuse a run before it starts: {names} "
+                            f"(e.g. max_operations=1e13,max_depth=20000; the environment variable {ENV_LIMITS} "
+                            "takes the same text)")
+
+
+def apply_limits(args) -> None:
+    """Set the process's limits from ``--limits`` (before any config is built: configs check them)."""
+    if getattr(args, "limits", None):
+        from ..resources import set_limits
+
+        set_limits(args.limits)
 
 
 def add_replace_argument(group) -> None:
@@ -96,6 +117,7 @@ def read_config_file(path: str) -> dict:
 
 def config_from_args(exp, args: argparse.Namespace, flag_list) -> object:
     """The experiment's Config from the parsed arguments (ValueError naming the bad value)."""
+    apply_limits(args)
     values = read_config_file(args.config) if args.config else {}
     if args.smoke:
         values = merge(values, nest(_smoke_paths(exp)))
@@ -197,6 +219,7 @@ def add_rerun_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     parser.add_argument("--devices", type=int, default=None, help="devices to spread the work over (where used)")
     add_compile_cache_argument(parser)
+    add_limits_argument(parser)
     add_replace_argument(parser)
 
 
@@ -204,6 +227,7 @@ def rerun(args: argparse.Namespace) -> int:
     """Run an earlier run's config again (with ``--set`` changes) into a new run directory."""
     from ..runs.claim import resolve_out
 
+    apply_limits(args)
     exp, cfg, smoke = rerun_config(args.run_dir, args.set)
     if args.out is not None and resolve_out(args.out) == resolve_out(args.run_dir, "run_dir") \
             and not getattr(exp, "RESUMABLE", False):

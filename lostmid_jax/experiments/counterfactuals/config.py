@@ -108,11 +108,13 @@ class Config:
             raise ValueError(f"priors must be distinct, got {specs}")
         object.__setattr__(self, "band", check_band(self.band))
         check_float("dead_below", self.dead_below, 0, 1, open_min=True, open_max=True)
-        from ...resources import check_operations
+        from ...resources import ROW_OPERATIONS, check_operations
 
         heads = sum(getattr(p, "n_heads", getattr(p, "heads", 1)) for p in objects)  # ALiBi, Content: per head
         work = heads * sum(100.0 * h * length for h in set(depths) | {profile})  # ~100 ns per head and H L entry
-        check_operations(f"length={length} x depths (max {max(*depths, profile)})", work)
+        rows = len(objects) * len(set(depths) | {profile})  # ~1 ms of Python per (prior, depth) row
+        check_operations(f"length={length} x depths (max {max(*depths, profile)}) x {len(objects)} priors: {rows} rows",
+                         work + rows * ROW_OPERATIONS)
         object.__setattr__(self, "depths", tuple(sorted(set(depths) | {profile})))
         object.__setattr__(self, "profile_depth", profile)
         object.__setattr__(self, "priors", specs)
