@@ -41,6 +41,7 @@ The experiments:
     pretrained_vs_init   Hugging Face weights vs a random init of the same architecture
     micro_training       how the profile and each pathway evolve over the first steps
     remedies             inference-time remedies on a trained model, paired against it
+    diagnose             a trained model: lost in the middle? attention received, valley fits, its prior's share
 
 Importing this package or an experiment's module imports no jax; the work does.
 """
@@ -60,6 +61,8 @@ EXPERIMENTS = {
     "pretrained_vs_init": ("compare", "influence profile of pretrained HF weights vs a random init, vs theory"),
     "micro_training": ("train", "micro-training: how the U and each pathway evolve"),
     "remedies": ("remedies", "inference-time remedies (RoPE, markers, reordering, sinks) paired against the model"),
+    "diagnose": ("diagnose", "a trained model: position-controlled retrieval, attention received, valley fits, "
+                             "the architecture's share of its valley"),
 }
 
 

@@ -34,6 +34,7 @@ def accuracy_by_passage(acc, *, ax=None, title: str | None = None):
     for i, (name, label) in enumerate((("accuracy", "multiple choice (rank 1)"), ("exact", "greedy exact match"))):
         y = np.asarray(acc[name], float)
         err = np.vstack([y - np.asarray(acc[f"{name}_lo"], float), np.asarray(acc[f"{name}_hi"], float) - y])
+        err = np.clip(np.nan_to_num(err), 0, None)  # the tables' rounding can put a bound a hair past the value
         ax.errorbar(p + (i - 0.5) * 0.08, y, yerr=err, capsize=3, label=label, **series(i, 2))
     chance = float(np.asarray(acc["chance"], float)[0])
     ax.axhline(chance, color="0.4", linestyle=":", linewidth=1, label=f"chance ({chance:.2f})")

@@ -6,6 +6,8 @@ Shapes: S rows (examples or seeds), L positions (1-based j, x = j / L).
     v.alpha, v.alpha_ci, v.r2    # score(pos) ~ beta |pos - L/2|^(-alpha), alpha = PowerLawFit.c
     v.describes, v.reason        # does the power law describe this profile? (the rule below)
     v.u                          # the toolkit's U statistics of the mean profile (stats.profile_metrics)
+    valley_depth(profile)        # V = ln(mean p over the end bands / mean p over the central band)
+    depth_ratio(rows_a, rows_b)  # V(mean a) / V(mean b) with its 95% CI over rows (paired when both have rows)
 
 The fit is :func:`.profile_metrics.valley_power_law` (least squares of
 log p_j on log |j - L/2| over lo L <= |j - L/2| <= hi L, the last token
@@ -33,6 +35,20 @@ A monotone profile (the Step-0 causal row falls from the first token) fails
 it; a lopsided U fails 2; arms with the same exponent at different heights
 fail 3. ``reason`` names the first condition that fails
 (tests/stats/test_valley.py checks each).
+
+**Valley depth.** With p the normalized profile, the end bands
+E = {j < L : x_j <= band or x_j >= 1 - band} (the last token, the recency
+delta, left out) and the central band M = {j : |x_j - 1/2| < band},
+
+    V = ln( mean_{j in E} p_j / mean_{j in M} p_j ),
+
+0 for a flat profile, > 0 when the ends outweigh the middle (a U, or a
+profile falling from the first token), < 0 for a peak in the middle.
+``depth_ratio(a, b)`` = V(mean of a's rows) / V(mean of b's rows), e.g. how much
+of a trained model's valley (b) its architecture had at birth (a); the 95% CI
+is :func:`.agreement.row_bootstrap_ci` over rows, resampling the same row
+indices of a and b when both hold S rows (paired), only b's when a is one
+profile; NaN when V(b) <= 0 (no valley to compare with).
 """
 
 from __future__ import annotations
@@ -150,4 +166,56 @@ def valley_fit(profiles, *, lo: float = 0.05, hi: float = 0.45, band: float = 0.
                      describes=describes, reason=reason, u=u_statistics(mean, band=band))
 
 
-__all__ = ["ALPHA_MIN", "ARM_AGREEMENT", "R2_MIN", "ValleyFit", "power_law_rule", "valley_fit"]
+def _depth_bands(length: int, band: float) -> tuple[np.ndarray, np.ndarray]:
+    x = np.arange(1, length + 1) / length
+    ends = ((x <= band) | (x >= 1 - band)) & (np.arange(length) < length - 1)
+    middle = np.abs(x - 0.5) < band
+    if not ends.any() or not middle.any():
+        raise ValueError(f"band={band} leaves an empty end or central band at L={length}")
+    return ends, middle
+
+
+def valley_depth(profile, *, band: float = 0.1) -> float:
+    """V = ln(mean over the end bands / mean over the central band) of the normalized profile [L] (docstring)."""
+    p = _rows(profile)[0]
+    ends, middle = _depth_bands(p.size, check_float("band", band, 0, 0.5, open_min=True, open_max=True))
+    top, bottom = p[ends].mean(), p[middle].mean()
+    if not (top > 0 and bottom > 0):
+        return math.inf if top > 0 else (-math.inf if bottom > 0 else math.nan)
+    return float(np.log(top / bottom))
+
+
+def depth_ratio(numerator, denominator, *, band: float = 0.1, n_boot: int = 2000,
+                seed: int = 0) -> tuple[float, float, float]:
+    """(V(a) / V(b), lo, hi): the valley depth of ``numerator`` over that of ``denominator`` with its 95% CI.
+
+    Args:
+      numerator: [S, L] rows (paired with the denominator's rows) or one profile [L].
+      denominator: [S, L] rows, S >= 2.
+      band, n_boot, seed: the bands' width; the bootstrap's replicates and seed.
+
+    The ratio is NaN (and its CI) when V of the denominator's mean is <= 0 or not finite.
+    """
+    a, b = _rows(numerator), _rows(denominator)
+    if a.shape[1] != b.shape[1]:
+        raise ValueError(f"numerator and denominator must have the same length L, got {a.shape[1]} and {b.shape[1]}")
+    if a.shape[0] not in (1, b.shape[0]) or b.shape[0] < 2:
+        raise ValueError(f"denominator must hold >= 2 rows and numerator 1 row or as many, got {a.shape[0]} and "
+                         f"{b.shape[0]}")
+
+    def ratio(va: float, vb: float) -> float:
+        return va / vb if math.isfinite(va) and math.isfinite(vb) and vb > 0 else math.nan
+
+    point = ratio(valley_depth(a.mean(0), band=band), valley_depth(b.mean(0), band=band))
+    if not math.isfinite(point):
+        return math.nan, math.nan, math.nan
+    if a.shape[0] == 1:
+        fixed = valley_depth(a[0], band=band)
+        lo, hi = row_bootstrap_ci(b, lambda m: ratio(fixed, valley_depth(m, band=band)), n_boot=n_boot, seed=seed)
+    else:
+        lo, hi = row_bootstrap_ci((a, b), lambda m: ratio(valley_depth(m[0], band=band), valley_depth(m[1], band=band)),
+                                  n_boot=n_boot, seed=seed)
+    return point, lo, hi
+
+
+__all__ = ["ALPHA_MIN", "ARM_AGREEMENT", "R2_MIN", "ValleyFit", "depth_ratio", "power_law_rule", "valley_depth", "valley_fit"]

@@ -78,3 +78,21 @@ def test_rule_thresholds_by_hand():
 def test_bad_input(rows, match):
     with pytest.raises(ValueError, match=match):
         valley.valley_fit(rows)
+
+
+def test_valley_depth_by_hand_and_depth_ratio():
+    length = 20  # x = 0.05..1; ends: x <= 0.1 (j = 1, 2) and x >= 0.9 with j < L (j = 18, 19); centre |x - .5| < .1
+    p = np.ones(length)
+    p[[0, 1, 17, 18]] = 4.0
+    p[-1] = 100.0  # the recency delta is left out
+    assert valley.valley_depth(p) == pytest.approx(np.log(4.0))
+    assert valley.valley_depth(np.ones(length)) == pytest.approx(0.0)
+    rng = np.random.default_rng(0)
+    deep = np.stack([p * np.exp(rng.normal(0, 0.05, length)) for _ in range(8)])
+    half = np.where(p == 4.0, 2.0, p)  # ends twice the centre: V = ln 2, half of ln 4
+    shallow = np.stack([half * np.exp(rng.normal(0, 0.05, length)) for _ in range(8)])
+    r, lo, hi = valley.depth_ratio(shallow, deep, n_boot=300)
+    assert r == pytest.approx(0.5, abs=0.05) and lo < r < hi and hi - lo < 0.2
+    r1, lo1, hi1 = valley.depth_ratio(half, deep, n_boot=300)  # one profile against rows
+    assert r1 == pytest.approx(0.5, abs=0.03) and lo1 <= r1 <= hi1
+    assert all(np.isnan(valley.depth_ratio(deep, np.ones((8, length)))))  # no valley to compare with

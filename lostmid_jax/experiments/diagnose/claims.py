@@ -1,0 +1,205 @@
+"""The diagnosis' tables (records), its summary table and its verdict, from the measurements.
+
+Every number a reader compares carries its 95% interval; each verdict line
+says whether a difference is beyond the noise.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...stats.intervals import t_interval
+from ...stats.valley import depth_ratio, valley_depth, valley_fit
+
+
+def _na(value):
+    """None (an empty CSV field) for a non-finite float."""
+    if isinstance(value, (float, np.floating)) and not math.isfinite(float(value)):
+        return None
+    return float(value) if isinstance(value, np.floating) else value
+
+
+def _normalized(rows: np.ndarray) -> np.ndarray:
+    return rows / rows.sum(axis=1, keepdims=True)
+
+
+def analyse(cfg, out: dict) -> dict:
+    """Valley fits of every profile and the birth ratios (added to the measurements)."""
+    att = out["attention"]["vs_uniform"][:, -1].mean(axis=1)  # [A, T]: last recorded layer, head mean
+    prof = out["profiles"]
+    fits = {"attention": valley_fit(att, band=cfg.band, n_boot=cfg.n_boot, seed=cfg.seed),
+            "trained": valley_fit(prof["trained"], band=cfg.band, n_boot=cfg.n_boot, seed=cfg.seed),
+            "step0": valley_fit(prof["step0"], band=cfg.band, n_boot=cfg.n_boot, seed=cfg.seed),
+            "prior": valley_fit(out["prior_row"], band=cfg.band, n_boot=cfg.n_boot, seed=cfg.seed)}
+    depths = {"attention": valley_depth(att.mean(0), band=cfg.band),
+              "trained": valley_depth(_normalized(prof["trained"]).mean(0), band=cfg.band),
+              "step0": valley_depth(_normalized(prof["step0"]).mean(0), band=cfg.band),
+              "prior": valley_depth(out["prior_row"], band=cfg.band)}
+    birth = {"step0": depth_ratio(prof["step0"], prof["trained"], band=cfg.band, n_boot=cfg.n_boot, seed=cfg.seed),
+             "prior": depth_ratio(out["prior_row"], prof["trained"], band=cfg.band, n_boot=cfg.n_boot, seed=cfg.seed)}
+    return dict(fits=fits, depths=depths, birth=birth)
+
+
+def records(result) -> dict[str, list[dict]]:
+    """{file name: rows} of accuracy, examples, gaps, attention, heatmap, profiles, valley and birth."""
+    out, pos, scores = result.measured, result.measured["position"], result.measured["scores"]
+    k = pos.passages
+    acc = [dict(passage=p + 1, fact_x=float(out["fact_x"][p]), accuracy=float(pos.accuracy[p]),
+                accuracy_lo=_na(pos.accuracy_lo[p]), accuracy_hi=_na(pos.accuracy_hi[p]), exact=float(pos.exact[p]),
+                exact_lo=_na(pos.exact_lo[p]), exact_hi=_na(pos.exact_hi[p]), logprob=float(pos.logprob[p]),
+                logprob_lo=_na(pos.logprob_lo[p]), logprob_hi=_na(pos.logprob_hi[p]), examples=pos.examples,
+                chance=pos.chance) for p in range(k)]
+    examples = [dict(example=e, passage=p + 1, logprob=float(scores.logprob[e, p, 0]), rank=int(scores.rank[e, p]),
+                     correct=int(scores.correct[e, p]), exact=int(scores.exact[e, p]))
+                for e in range(pos.examples) for p in range(k)]
+    middle = " ".join(str(p) for p in pos.middle)
+    gaps = [dict(measure=name, middle=middle, mean=_na(g.mean), lo=_na(g.lo), hi=_na(g.hi), units=g.units,
+                 verdict=g.verdict("middle", "ends") if pos.middle else "no middle passage")
+            for name, g in (("accuracy", pos.accuracy_gap), ("logprob", pos.logprob_gap))]
+    return {"accuracy.csv": acc, "examples.csv": examples, "gaps.csv": gaps,
+            "attention.csv": _attention_rows(out["attention"]), "heatmap.csv": _heat_rows(out["attention"]["heat"]),
+            "profiles.csv": _profile_rows(out), "valley.csv": _valley_rows(result.analysis),
+            "birth.csv": _birth_rows(result.analysis, out["profiles"]["trained"].shape[0])}
+
+
+def _attention_rows(att: dict) -> list[dict]:
+    rows = []
+    ratio = att["vs_uniform"]  # [A, H', N, T]
+    raw = att["raw"].mean(axis=(0, 2))  # [H', T]
+    head_mean = ratio.mean(axis=2)  # [A, H', T]
+    lo, hi = t_interval(head_mean) if ratio.shape[0] > 1 else (np.full(head_mean.shape[1:], np.nan),) * 2
+    per_head = ratio.mean(axis=0)  # [H', N, T]
+    length = ratio.shape[-1]
+    for n, layer in enumerate(att["layers"]):
+        for j in range(length):
+            rows.append(dict(layer=int(layer), j=j + 1, x=(j + 1) / length, raw=float(raw[n, j]),
+                             vs_uniform=float(head_mean[:, n, j].mean()), vs_uniform_lo=_na(lo[n, j]),
+                             vs_uniform_hi=_na(hi[n, j]), vs_uniform_head_min=float(per_head[n, :, j].min()),
+                             vs_uniform_head_max=float(per_head[n, :, j].max())))
+    return rows
+
+
+def _heat_rows(heat: np.ndarray) -> list[dict]:
+    bins = heat.shape[0]
+    return [dict(query_bin=q, key_bin=k, query_x=(q + 0.5) / bins, key_x=(k + 0.5) / bins, ratio=_na(heat[q, k]))
+            for q in range(bins) for k in range(bins)]
+
+
+def _profile_rows(out: dict) -> list[dict]:
+    prof = out["profiles"]
+    trained, step0 = _normalized(prof["trained"]), _normalized(prof["step0"])
+    sem = lambda rows: rows.std(axis=0, ddof=1) / math.sqrt(rows.shape[0])  # noqa: E731
+    t_sem, s_sem = sem(trained), sem(step0)
+    length = trained.shape[1]
+    return [dict(j=j + 1, x=(j + 1) / length, trained=float(trained[:, j].mean()), trained_sem=float(t_sem[j]),
+                 step0=float(step0[:, j].mean()), step0_sem=float(s_sem[j]), prior=float(out["prior_row"][j]))
+            for j in range(length)]
+
+
+def _valley_rows(analysis: dict) -> list[dict]:
+    rows = []
+    for name, v in analysis["fits"].items():
+        rows.append(dict(profile=name, alpha=v.alpha, alpha_lo=_na(v.alpha_lo), alpha_hi=_na(v.alpha_hi), r2=v.r2,
+                         alpha_left=v.left.c, alpha_right=v.right.c, describes=int(v.describes), reason=v.reason,
+                         rows=v.rows, valley_depth=_na(analysis["depths"][name]), primacy_mass=v.u.primacy_mass,
+                         middle_mass=v.u.middle_mass, recency_weight=v.u.recency_weight, valley_x=v.u.valley_x))
+    return rows
+
+
+def _birth_rows(analysis: dict, rows: int) -> list[dict]:
+    return [dict(reference=name, depth_reference=_na(analysis["depths"][name]),
+                 depth_trained=_na(analysis["depths"]["trained"]), ratio=_na(r), ratio_lo=_na(lo), ratio_hi=_na(hi),
+                 rows=rows) for name, (r, lo, hi) in analysis["birth"].items()]
+
+
+def _ci(value, lo, hi, spec=".3f") -> str:
+    if value is None or not math.isfinite(value):
+        return "n/a"
+    if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
+        return f"{value:{spec}} [CI n/a]"
+    return f"{value:{spec}} [{lo:{spec}}, {hi:{spec}}]"
+
+
+def table(result) -> str:
+    """Accuracy per passage with intervals, then the valley fits and the birth ratios."""
+    pos = result.measured["position"]
+    head = f"{'passage':>7} {'fact x':>6}  {'MC accuracy [95% CI]':<24} {'exact match [95% CI]':<24} {'mean log P':>10}"
+    lines = [head, "-" * len(head)]
+    for p in range(pos.passages):
+        lines.append(f"{p + 1:>7} {result.measured['fact_x'][p]:>6.2f}  "
+                     f"{_ci(pos.accuracy[p], pos.accuracy_lo[p], pos.accuracy_hi[p]):<24} "
+                     f"{_ci(pos.exact[p], pos.exact_lo[p], pos.exact_hi[p]):<24} {pos.logprob[p]:>10.3f}")
+    lines += ["", f"{'profile':<10} {'alpha [95% CI]':<28} {'R^2':>6} {'power law':<10} {'depth V':>8}"]
+    for name, v in result.analysis["fits"].items():
+        lines.append(f"{name:<10} {_ci(v.alpha, v.alpha_lo, v.alpha_hi, '.2f'):<28} {v.r2:>6.2f} "
+                     f"{'describes' if v.describes else 'no':<10} {result.analysis['depths'][name]:>8.3f}")
+    return "\n".join(lines)
+
+
+def verdict_lines(result) -> list[str]:
+    """The position test, the attention against uniform, the valley law, and how much of the valley is the prior's."""
+    cfg, out, an = result.config, result.measured, result.analysis
+    pos = out["position"]
+    lines = []
+    total = int(round(float(np.sum(pos.accuracy) * pos.examples)))
+    from ...stats.intervals import wilson_interval
+
+    lo, hi = wilson_interval(total, pos.examples * pos.passages)
+    above = lo > pos.chance
+    k = pos.passages
+    g = pos.accuracy_gap
+    if pos.middle:
+        lines.append(f"Position test ({pos.examples} examples x {k} passages, T = {result.length} tokens): "
+                     f"accuracy first {pos.accuracy[0]:.2f}, middle {np.mean(pos.accuracy[[p - 1 for p in pos.middle]]):.2f}, "
+                     f"last {pos.accuracy[-1]:.2f} (chance {pos.chance:.2f}); middle - ends = "
+                     f"{_ci(g.mean, g.lo, g.hi, '+.3f')}: {pos.verdict}.")
+        lg = pos.logprob_gap
+        lines.append(f"  log P(right answer), middle - ends = {_ci(lg.mean, lg.lo, lg.hi, '+.3f')} nats: "
+                     f"{lg.verdict('middle', 'the ends')}.")
+    else:
+        lines.append(f"Position test: k = 2 passages have no middle; accuracy {pos.accuracy[0]:.2f} and "
+                     f"{pos.accuracy[1]:.2f}.")
+    if not above:
+        lines.append(f"  The model answers at chance level overall (accuracy {total / (pos.examples * k):.2f}, 95% CI "
+                     f"[{lo:.2f}, {hi:.2f}], chance {pos.chance:.2f}): the position test cannot show a dip here.")
+    att = out["attention"]["vs_uniform"][:, -1].mean(axis=1)  # [A, T]
+    x = np.arange(1, att.shape[1] + 1) / att.shape[1]
+    centre = att[:, np.abs(x - 0.5) < cfg.band].mean(axis=1)
+    c_lo, c_hi = t_interval(centre[:, None]) if centre.size > 1 else (np.array([np.nan]),) * 2
+    lines.append(f"Attention received, last recorded layer (layer {int(out['attention']['layers'][-1])}), head mean: "
+                 f"keys in the central band |x - 1/2| < {cfg.band} get {_ci(float(centre.mean()), float(c_lo[0]), float(c_hi[0]), '.2f')} "
+                 f"times what uniform attention over the mask gives them (1 = uniform; the raw column mean falls "
+                 f"with j under a causal mask even for uniform attention).")
+    for name, label in (("attention", "attention vs uniform"), ("trained", "influence profile")):
+        v = an["fits"][name]
+        law = "describes it" if v.describes else f"does not describe it: {v.reason}"
+        lines.append(f"Valley power law of the {label}: alpha = {_ci(v.alpha, v.alpha_lo, v.alpha_hi, '.2f')}, "
+                     f"R^2 = {v.r2:.2f}; the |pos - T/2| law {law}.")
+    r, r_lo, r_hi = an["birth"]["step0"]
+    p, p_lo, p_hi = an["birth"]["prior"]
+    vt = an["depths"]["trained"]
+    if math.isfinite(r):
+        lines.append(f"At birth: the same architecture's Step-0 profile has {_ci(r, r_lo, r_hi, '.2f')} of the trained "
+                     f"model's valley depth V = {vt:.3f} (V = ln(end bands / central band)); its theory prior "
+                     f"{_ci(p, p_lo, p_hi, '.2f')}. {_birth_reading(r, r_lo, r_hi)}")
+    else:
+        lines.append(f"At birth: the trained influence profile has no valley (V = {vt:.3f} <= 0: the centre gets as "
+                     "much as the ends), so no share of it can be given to the architecture.")
+    return lines
+
+
+def _birth_reading(r, lo, hi) -> str:
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return ""
+    if lo <= 0 <= hi and lo <= 1 <= hi:
+        return "The interval holds both 0 and 1: these prompts cannot tell how much of the valley is the architecture's."
+    if lo <= 1 <= hi:
+        return "The interval holds 1: the architecture had this valley at birth (no change beyond noise)."
+    if hi < 1:
+        return "Below 1: training deepened the valley beyond the architecture's prior."
+    return "Above 1: training flattened the architecture's valley."
+
+
+__all__ = ["analyse", "records", "table", "verdict_lines"]

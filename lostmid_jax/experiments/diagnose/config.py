@@ -1,0 +1,175 @@
+"""What `lostmid diagnose` runs: the checkpoint, the probe design, the measurements' sizes.
+
+Everything a run could refuse is checked here, when the Config is built,
+before any model is loaded: the checkpoint and its config.json, a tokenizer
+in text mode, the passage count, the prompt length against a learned
+position table, the user's corpus and facts files.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+
+from ...validation import check_bool_like, check_choice, check_float, check_int
+
+RANDOM_TINY = "random:tiny-llama"
+"""``weights`` of --smoke: a tiny random Llama written with save_hf, with a word-level tokenizer."""
+MODES = ("text", "tokens")
+METHODS = ("auto", "exact", "randomized")
+EXACT_MAX_WIDTH = 256  # method "auto": exact influence profiles up to this width, randomized above
+SMOKE = {"weights": RANDOM_TINY, "passages": 3, "length": 48, "examples": 6, "candidates": 3,
+         "attention_examples": 3, "profile_examples": 2, "heat_bins": 16, "n_boot": 200, "batch": 6}
+SMOKE_HELP = "a tiny random Llama with a word-level tokenizer (written here, offline), 6 examples, T = 48"
+# the tiny random checkpoint of --smoke: Llama layout (RMSNorm, SwiGLU, RoPE), width 32, 2 layers
+TINY_LLAMA = dict(depth=2, width=32, heads=4, kv_heads=2, mlp_width=64, rope_theta=1e4, rope_scaling=None,
+                  max_positions=512)
+TINY_SEED = 1234
+TINY_GAIN = 15.0  # its weight matrices are scaled by this (std 0.3), so its attention is not uniform
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Config:
+    """Arguments of the diagnosis of a trained model.
+
+    Attributes:
+      weights: the checkpoint: a local directory (config.json + safetensors, and a tokenizer for the text
+        probe) or a Hugging Face hub id in the local cache; "random:tiny-llama" writes a tiny random Llama with
+        a word-level tokenizer (the --smoke default; offline).
+      allow_download: fetch a hub id that is not in the local cache (config.json and safetensors only).
+      mode: "text" (documents in words, the checkpoint's tokenizer) or "tokens" (keys and values as token ids,
+        no tokenizer: any model).
+      passages: k >= 2 passages per document; the fact sits in passage p = 1..k.
+      length: T, the prompt length in tokens (the question included), the same for every prompt.
+      examples: E >= 2 examples (facts), each scored with the fact in every passage.
+      candidates: C >= 2 answers ranked per prompt (the right one and C - 1 other facts' answers).
+      corpus: text mode: a directory of .txt files, one passage per paragraph, as filler (None: built-in).
+      facts: text mode: a JSON-lines file of {fact, question, answer} (None: the built-in generator).
+      key_tokens: tokens mode: ids per key.
+      value_tokens: tokens mode: ids per value (the answer).
+      attention_examples: prompts (fact in the middle passage) whose attention received is measured.
+      layers: layers (1-based) whose attention received is recorded; empty: every layer.
+      heat_bins: bins per axis of the last layer's heat map of |S_i| A_ij.
+      profile_examples: S >= 2 prompts whose influence profiles are measured on the trained model and on a
+        Step-0 init of its architecture (init seed s for prompt s).
+      method: influence profile estimator: "exact", "randomized" or "auto" (exact up to width 256).
+      probes: Gaussian probes of the randomized estimator.
+      band: width in x of the end bands (x <= band, x >= 1 - band) for the valley depth and the U statistics.
+      batch: prompts per scoring forward pass.
+      n_boot: bootstrap replicates of every interval.
+      seed: the generator's seed (facts, filler, distractors) and the bootstrap's.
+    """
+
+    weights: str
+    allow_download: bool = False
+    mode: str = "text"
+    passages: int = 5
+    length: int = 1024
+    examples: int = 40
+    candidates: int = 5
+    corpus: str | None = None
+    facts: str | None = None
+    key_tokens: int = 2
+    value_tokens: int = 1
+    attention_examples: int = 8
+    layers: tuple[int, ...] = ()
+    heat_bins: int = 64
+    profile_examples: int = 4
+    method: str = "auto"
+    probes: int = 16
+    band: float = 0.1
+    batch: int = 8
+    n_boot: int = 2000
+    seed: int = 0
+
+    def __post_init__(self):
+        if not isinstance(self.weights, str) or not self.weights:
+            raise ValueError(f"weights must be a checkpoint directory or hub id, got {self.weights!r}")
+        object.__setattr__(self, "allow_download", check_bool_like("allow_download", self.allow_download))
+        check_choice("mode", self.mode, MODES)
+        check_choice("method", self.method, METHODS)
+        for name, low in (("passages", 2), ("length", 8), ("examples", 2), ("candidates", 2), ("key_tokens", 1),
+                          ("value_tokens", 1), ("attention_examples", 1), ("heat_bins", 1),
+                          ("profile_examples", 2), ("probes", 1), ("batch", 1), ("n_boot", 100), ("seed", 0)):
+            check_int(name, getattr(self, name), low)
+        check_float("band", self.band, 0, 0.5, open_min=True, open_max=True)
+        layers = tuple(self.layers)
+        object.__setattr__(self, "layers", layers)
+        for name in ("corpus", "facts"):
+            if getattr(self, name) is not None and self.mode != "text":
+                raise ValueError(f"{name} is used by mode 'text' only, got mode={self.mode!r}")
+        model_cfg = self.model_config()
+        if any(isinstance(l, bool) or not isinstance(l, int) or not 1 <= l <= model_cfg.depth for l in layers):
+            raise ValueError(f"layers must be 1-based layer numbers in [1, {model_cfg.depth}], got {layers!r}")
+        needed = self.length + (self.value_tokens - 1 if self.mode == "tokens" else 0)
+        if model_cfg.position == "learned" and needed > model_cfg.max_positions:
+            raise ValueError(f"length: the prompts need {needed} positions but the checkpoint's learned position "
+                             f"table holds max_positions={model_cfg.max_positions}")
+        if model_cfg.vocab_size is None:
+            raise ValueError("weights: the checkpoint has no vocabulary (config.json without vocab_size)")
+        if self.mode == "text":
+            self.tokenizer_files()
+            if self.corpus is not None:
+                self.read_corpus()
+            if self.facts is not None and len(self.read_facts()) < 2:
+                raise ValueError("facts: the file must hold >= 2 facts (the paired gap needs 2 examples)")
+
+    # ---------------------------------------------------------------- the checkpoint
+    def checkpoint(self) -> pathlib.Path | None:
+        """The checkpoint's local directory (None for the tiny random one); ValueError naming ``weights``."""
+        return None if self.weights == RANDOM_TINY else self._read()[0]
+
+    def model_config(self):
+        """The checkpoint's DecoderConfig from its config.json (ValueError naming ``weights``)."""
+        return tiny_config() if self.weights == RANDOM_TINY else self._read()[1]
+
+    def _read(self):
+        from ...nn.hf.hub import checkpoint_config
+
+        return checkpoint_config(self.weights, allow_download=self.allow_download)
+
+    def tokenizer_files(self) -> None:
+        """Text mode: the checkpoint must carry a tokenizer (ValueError naming ``weights``)."""
+        path = self.checkpoint()
+        if path is None:
+            return
+        names = ("tokenizer.json", "tokenizer.model", "vocab.json", "spiece.model")
+        if not any((path / n).is_file() and not (path / n).is_symlink() for n in names):
+            raise ValueError(f"weights: the checkpoint {self.weights!r} holds no tokenizer (tokenizer.json, "
+                             "tokenizer.model or vocab.json); the text probe needs one: add it, or pass "
+                             "--mode tokens (keys and values as token ids, no tokenizer)")
+
+    def read_corpus(self):
+        from ...probes.documents import read_corpus
+
+        return read_corpus(self.corpus)
+
+    def read_facts(self):
+        from ...probes.documents import read_facts
+
+        return read_facts(self.facts)
+
+    def resolved_method(self, width: int) -> str:
+        """The influence profile method for a model of width D."""
+        if self.method != "auto":
+            return self.method
+        return "exact" if width <= EXACT_MAX_WIDTH else "randomized"
+
+    @property
+    def title(self) -> str:
+        """The checkpoint's name in titles."""
+        if self.weights == RANDOM_TINY:
+            return "tiny random Llama"
+        path = pathlib.Path(self.weights)
+        return path.resolve().name if path.is_dir() else self.weights
+
+
+def tiny_config():
+    """The DecoderConfig of the --smoke checkpoint (a Llama layout over the word tokenizer's vocabulary)."""
+    from ...nn import preset
+    from ...probes.documents import builtin_vocabulary
+
+    return preset("llama-3.2-1b", vocab_size=len(builtin_vocabulary()) + 2, **TINY_LLAMA)
+
+
+__all__ = ["Config", "MODES", "RANDOM_TINY", "SMOKE", "SMOKE_HELP", "tiny_config"]

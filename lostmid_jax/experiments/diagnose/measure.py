@@ -1,0 +1,158 @@
+"""The measurements of a diagnosis: the position test, attention received, influence profiles at birth and now.
+
+Shapes: E examples, k passages, T prompt tokens, H layers, N heads, S profile examples.
+
+    model_cfg, model, path, tok = load(cfg, run_dir)      # the checkpoint (--smoke writes its own first)
+    probes = probe_set(cfg, model_cfg, tok)               # probes.ProbeSet [E, k, T]
+    out = measure(cfg, model, probes, progress=True)      # a dict of arrays and results (below)
+
+The attention and influence measurements use the prompts with the fact in
+the middle passage (passage ceil(k/2)): the place a dip would be.
+"""
+
+from __future__ import annotations
+
+import logging
+import pathlib
+import time
+
+import numpy as np
+
+from .config import TINY_GAIN, TINY_SEED, Config, tiny_config
+
+_LOG = logging.getLogger(__name__)
+
+
+def write_tiny(path: pathlib.Path) -> pathlib.Path:
+    """The --smoke checkpoint: a random tiny Llama (save_hf) and a word-level tokenizer over the built-in
+    generator's words (the `tokenizers` library), in ``path``. Its weight matrices are scaled by TINY_GAIN
+    (std 0.02 -> 0.3) so that its attention is not uniform: a stand-in for a trained model, whose Step-0
+    init (std 0.02, from the same config) the diagnosis then compares it with."""
+    import jax
+    from flax import nnx
+
+    from ...nn import Decoder, save_hf
+    from ...probes.documents import builtin_vocabulary
+    from ...probes.tokenizer import save_tokenizer, word_tokenizer
+
+    model_cfg = tiny_config()
+    model = Decoder(model_cfg, rngs=nnx.Rngs(TINY_SEED))
+    params = nnx.state(model, nnx.Param)
+    nnx.update(model, jax.tree.map(lambda v: v * TINY_GAIN if v.ndim >= 2 else v, params))
+    save_hf(model, model_cfg, path)
+    save_tokenizer(word_tokenizer(builtin_vocabulary()), path)
+    return path
+
+
+def load(cfg: Config, run_dir):
+    """(DecoderConfig, Decoder, directory, tokenizer or None) of the checkpoint."""
+    from ...nn import load_hf
+    from ...probes.tokenizer import load_tokenizer
+
+    path = cfg.checkpoint()
+    if path is None:
+        import tempfile
+
+        path = pathlib.Path(run_dir) / "checkpoint" if run_dir is not None else \
+            pathlib.Path(tempfile.mkdtemp(prefix="lostmid_tiny_llama_"))
+        _LOG.info(f"writing a tiny random Llama (seed {TINY_SEED}) and a word-level tokenizer to {path}")
+        write_tiny(path)
+    tok = load_tokenizer(path) if cfg.mode == "text" else None
+    _LOG.info(f"loading {path} with nn.load_hf")
+    model_cfg, model = load_hf(path)
+    return model_cfg, model, path, tok
+
+
+def probe_set(cfg: Config, model_cfg, tok):
+    """The probe of ``cfg`` for this model (text with its tokenizer, or token ids)."""
+    from ...probes.documents import builtin_facts, text_probes, token_probes
+
+    if cfg.mode == "tokens":
+        return token_probes(model_cfg.vocab_size, examples=cfg.examples, passages=cfg.passages, length=cfg.length,
+                            candidates=cfg.candidates, key_tokens=cfg.key_tokens, value_tokens=cfg.value_tokens,
+                            seed=cfg.seed)
+    facts = cfg.read_facts()[:cfg.examples] if cfg.facts is not None else builtin_facts(cfg.examples, seed=cfg.seed)
+    corpus = cfg.read_corpus() if cfg.corpus is not None else None
+    return text_probes(tok, facts, passages=cfg.passages, length=cfg.length, candidates=cfg.candidates,
+                       corpus=corpus, seed=cfg.seed)
+
+
+def middle_index(passages: int) -> int:
+    """0-based index of the passage whose prompts feed attention and influence: ceil(k / 2) - 1."""
+    return (passages + 1) // 2 - 1
+
+
+def _attention(cfg: Config, model, tokens: np.ndarray) -> dict:
+    """Attention received per example (layers of cfg) and the last layer's binned heat map."""
+    from ...analysis import attention_received
+    from ...analysis.received import allowed_keys, attention_probs_batch, binned_ratio_map
+
+    layers = [l - 1 for l in cfg.layers] if cfg.layers else None
+    raw, ratio = zip(*(attention_received(model, row, layers=layers) for row in tokens))
+    probs = attention_probs_batch(model, tokens, layers=[-1])[0].mean(axis=0)  # [T, T]: last layer, head mean
+    heat = binned_ratio_map(probs, allowed_keys(model.cfg, tokens.shape[1]), cfg.heat_bins)
+    return dict(raw=np.stack(raw), vs_uniform=np.stack(ratio), heat=heat,
+                layers=np.asarray(cfg.layers if cfg.layers else range(1, model.cfg.depth + 1)))
+
+
+def _profiles(cfg: Config, model, tokens: np.ndarray, progress: bool) -> dict:
+    """Influence profiles of the trained model and of Step-0 inits (seed s for prompt s), a_l of the inits."""
+    import jax
+    from flax import nnx
+    from tqdm.auto import tqdm
+
+    from ...analysis import attention_strength, influence_profile
+    from ...nn import Decoder
+
+    method = cfg.resolved_method(model.cfg.width)
+    graphdef = nnx.graphdef(model)
+    trained, step0, alphas = [], [], []
+    for s in tqdm(range(tokens.shape[0]), disable=not progress, desc="influence profiles"):
+        ids = np.asarray(tokens[s], np.int32)
+        key = jax.random.key(cfg.seed + s)
+        trained.append(influence_profile(model, model.embed(ids), method=method, probes=cfg.probes, key=key).norms)
+        init = nnx.merge(graphdef, nnx.state(Decoder(model.cfg, rngs=nnx.Rngs(s))))  # reuses the compiled graph
+        x0 = init.embed(ids)
+        step0.append(influence_profile(init, x0, method=method, probes=cfg.probes, key=key).norms)
+        alphas.append(attention_strength(init, x0))
+    return dict(trained=np.stack(trained), step0=np.stack(step0), alphas=np.stack(alphas), method=method)
+
+
+def measure(cfg: Config, model, probes, *, progress: bool = True) -> dict:
+    """Everything the diagnosis reports, from one model and its probe.
+
+    Returns a dict: scores (probes.ProbeScores), position (probes.PositionResult), attention (raw and
+    vs_uniform [A, H', N, T], heat [B, B], layers), profiles (trained, step0 [S, T], alphas [S, H]),
+    prior (the theory prior), prior_row [T], fact_x [k] (mean relative position of the fact per passage),
+    seconds per phase.
+    """
+    from ...analysis import prior_for, theory_row
+    from ...probes.position_test import position_test
+    from ...probes.scoring import check_fits, score_probes
+
+    check_fits(model.cfg, probes.positions_needed)  # before any forward pass
+    seconds = {}
+    start = time.perf_counter()
+    _LOG.info(f"scoring {probes.examples} examples x {probes.passages} passages x {probes.candidates} candidates "
+              f"at T={probes.length} (the first batch compiles)")
+    scores = score_probes(model, probes, batch=cfg.batch)
+    position = position_test(scores, n_boot=cfg.n_boot, seed=cfg.seed)
+    seconds["scoring"] = time.perf_counter() - start
+    mid = middle_index(probes.passages)
+    start = time.perf_counter()
+    _LOG.info(f"attention received on {min(cfg.attention_examples, probes.examples)} prompts")
+    attention = _attention(cfg, model, probes.prompts[:cfg.attention_examples, mid])
+    seconds["attention"] = time.perf_counter() - start
+    start = time.perf_counter()
+    _LOG.info(f"influence profiles of {min(cfg.profile_examples, probes.examples)} prompts, trained and at Step 0")
+    profiles = _profiles(cfg, model, probes.prompts[:cfg.profile_examples, mid], progress)
+    seconds["profiles"] = time.perf_counter() - start
+    length = probes.length
+    prior = prior_for(model.cfg, length)
+    prior_row = theory_row(length, profiles["alphas"].mean(axis=0), prior=prior)
+    fact_x = (probes.fact_start + probes.fact_length[:, None] / 2).mean(axis=0) / length
+    return dict(scores=scores, position=position, attention=attention, profiles=profiles, prior=prior,
+                prior_row=prior_row, fact_x=fact_x, seconds=seconds)
+
+
+__all__ = ["load", "measure", "middle_index", "probe_set", "write_tiny"]

@@ -1,0 +1,95 @@
+"""lostmid diagnose: the offline smoke run and its files, every column documented, and bad input refused (one
+line naming the argument, exit 2) before any model is loaded."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from flax import nnx
+
+from lostmid_jax import cli
+from lostmid_jax.experiments import diagnose
+from lostmid_jax.nn import Decoder, load_hf, preset, save_hf
+
+
+@pytest.fixture(scope="module")
+def smoke_run(smoke_runs):
+    return smoke_runs("diagnose")
+
+
+def _tables(run):
+    from lostmid_jax.results import read_tables
+
+    return read_tables(run)
+
+
+def test_smoke_writes_its_checkpoint_and_every_file(smoke_run):
+    names = {p.name for p in smoke_run.iterdir()}
+    assert {"config.json", "columns.csv", "table.txt", "verdict.txt", "checkpoint", "fig1_accuracy.png",
+            "fig2_attention.png", "fig3_heatmap.png", "fig4_influence.png"} <= names
+    assert {f"{n}" for n in diagnose.COLUMNS} <= names
+    config = json.loads((smoke_run / "config.json").read_text())
+    assert config["config"]["weights"] == diagnose.RANDOM_TINY and config["smoke"] is True
+    assert (smoke_run / "checkpoint" / "tokenizer.json").is_file()
+    cfg, _ = load_hf(smoke_run / "checkpoint")
+    assert cfg.position == "rope" and cfg.mlp == "swiglu"
+    verdict = (smoke_run / "verdict.txt").read_text()
+    assert "Position test" in verdict and "At birth" in verdict and "power law" in verdict
+
+
+def test_every_column_is_documented_and_positions_are_one_based(smoke_run):
+    t = _tables(smoke_run)
+    for name, frame in t.items():
+        assert list(frame.columns) == list(diagnose.COLUMNS[f"{name}.csv"]), name
+    k, T = diagnose.SMOKE["passages"], diagnose.SMOKE["length"]
+    assert t["accuracy"]["passage"].tolist() == list(range(1, k + 1))
+    assert t["profiles"]["j"].tolist() == list(range(1, T + 1))
+    np.testing.assert_allclose(t["profiles"][["trained", "step0", "prior"]].sum(), 1.0, rtol=1e-6)
+    acc = t["accuracy"]
+    assert np.all(acc["accuracy_lo"] <= acc["accuracy"] + 1e-9) and np.all(acc["accuracy"] <= acc["accuracy_hi"] + 1e-9)
+    ex = t["examples"]
+    per_passage = ex.groupby("passage")["correct"].mean().to_numpy()  # the rates are the examples' means
+    np.testing.assert_allclose(per_passage, acc["accuracy"], atol=1e-6)
+    dictionary = pd.read_csv(smoke_run / "columns.csv")
+    assert set(dictionary["file"]) == set(diagnose.COLUMNS)
+
+
+@pytest.fixture(scope="module")
+def bare_checkpoints(tmp_path_factory):
+    """A Llama checkpoint without a tokenizer, and a GPT-2 one with a 32-position learned table."""
+    root = tmp_path_factory.mktemp("bare")
+    llama = preset("llama-3.2-1b", depth=1, width=16, heads=2, kv_heads=1, mlp_width=32, rope_scaling=None,
+                   vocab_size=50, max_positions=64)
+    save_hf(Decoder(llama, rngs=nnx.Rngs(0)), llama, root / "llama")
+    gpt2 = preset("gpt2-small", depth=1, width=16, heads=2, vocab_size=50, max_positions=32)
+    save_hf(Decoder(gpt2, rngs=nnx.Rngs(0)), gpt2, root / "gpt2")
+    return root
+
+
+@pytest.mark.parametrize("flags,message", [
+    (["--weights", "{root}/llama"], "weights: the checkpoint .* holds no tokenizer"),
+    (["--weights", "{root}/llama", "--mode", "tokens", "--passages", "1"], "passages must be"),
+    (["--weights", "{root}/gpt2", "--mode", "tokens", "--length", "40"], "length: the prompts need 40 positions"),
+    (["--weights", "{root}/missing"], "weights: "),
+])
+def test_bad_input_is_one_line_exit_2(bare_checkpoints, tmp_path, capsys, flags, message):
+    import re
+
+    out = tmp_path / "run"
+    flags = [f.format(root=bare_checkpoints) for f in flags]
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["diagnose", *flags, "--out", str(out)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and re.search(message, err[0]), err
+    assert not out.exists()  # refused before the run directory is claimed
+
+
+@pytest.mark.slow  # 16 s of compiling; tokens-mode scoring is checked against transformers in tests/probes
+def test_tokens_mode_runs_without_a_tokenizer(bare_checkpoints, tmp_path):
+    cfg = diagnose.Config(weights=str(bare_checkpoints / "llama"), mode="tokens", passages=3, length=24, examples=3,
+                          candidates=3, attention_examples=2, profile_examples=2, heat_bins=8, n_boot=100)
+    result = diagnose.run(cfg, None, progress=False)
+    assert result.measured["scores"].logprob.shape == (3, 3, 3)
+    assert result.measured["attention"]["vs_uniform"].shape == (2, 1, 2, 24)
