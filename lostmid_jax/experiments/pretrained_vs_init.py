@@ -34,7 +34,7 @@ import numpy as np
 
 from ..runs.config import reading_stored
 from ..stats.columns import agreement_meanings
-from ..stats.format import fmt_ci
+from ..stats.format import fmt, fmt_ci
 from ..validation import check_bool_like, check_choice, check_float, check_int, check_optional_int
 from .step0.columns import CONTENT_SCORES
 
@@ -363,11 +363,10 @@ def table(result: Result) -> str:
     head = (f"{'model':<11} {'method':<10} {'L':>5} {'H':>3} {'S':>3} {'mean a_l':>8} {'a_fit':>7} "
             f"{'log10 p/t':>9} {'theory p/t':>10} {'valley x':>8}")
     lines = [head, "-" * len(head)]
-    fmt = lambda v, spec: "n/a" if v is None else format(v, spec)  # noqa: E731
     for r in records:
         lines.append(f"{r['model']:<11} {r['method']:<10} {r['length']:>5} {r['depth']:>3} {r['seeds']:>3} "
-                     f"{r['a_mean']:>8.4f} {fmt(r['a_fit'], '7.4f')} {fmt(r['log10_peak_to_trough'], '9.2f')} "
-                     f"{fmt(r['theory_log10_peak_to_trough'], '10.2f')} {fmt(r['valley_x'], '8.3f')}")
+                     f"{r['a_mean']:>8.4f} {fmt(r['a_fit'], '7.4f', 'n/a')} {fmt(r['log10_peak_to_trough'], '9.2f', 'n/a')} "
+                     f"{fmt(r['theory_log10_peak_to_trough'], '10.2f', 'n/a')} {fmt(r['valley_x'], '8.3f', 'n/a')}")
     lines.append("")
     lines.append("agreement of the seed-mean profile with each reference, 95% CIs over seeds in brackets:")
     for (model, ref), ag in result.agreements.items():

@@ -30,6 +30,7 @@ import pathlib
 
 import numpy as np
 
+from ...stats.format import fmt_ci
 from .config import RANDOM_TINY, SMOKE, SMOKE_HELP, TINY_SEED, Config, tiny_config
 
 NAME = "remedies"
@@ -311,7 +312,7 @@ def records(result: Result) -> dict[str, list[dict]]:
 
 # ----------------------------------------------------------------------------- table and verdict
 def _ci(d) -> str:
-    return f"{d.mean:+.3f} [{d.lo:+.3f}, {d.hi:+.3f}]"
+    return fmt_ci(d.mean, d.lo, d.hi, "+.3f")
 
 
 def table(result: Result) -> str:
