@@ -13,6 +13,7 @@ jax.numpy under jax.eval_shape to get the expected shapes without allocating).
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Callable
 
 from ..config import DecoderConfig
@@ -22,6 +23,38 @@ NORM_LEAVES = (("scale", "weight"), ("bias", "bias"))  # (our leaf, HF suffix)
 
 
 # ----------------------------------------------------------------------------- config.json
+BOOL_KEYS = ("tie_word_embeddings", "attention_bias", "mlp_bias", "use_sliding_window", "scale_attn_weights",
+             "scale_attn_by_inverse_layer_idx", "apply_residual_connection_post_layernorm", "slow_but_exact",
+             "no_bias", "use_cache", "reorder_and_upcast_attn")
+FLOAT_KEYS = ("layer_norm_epsilon", "layer_norm_eps", "rms_norm_eps", "initializer_range", "rope_theta")
+INT_KEYS = ("n_layer", "num_hidden_layers", "n_layers", "n_embd", "hidden_size", "d_model", "n_embed", "n_head",
+            "num_attention_heads", "n_heads", "num_key_value_heads", "intermediate_size", "n_inner", "vocab_size",
+            "n_positions", "max_position_embeddings", "max_seq_len", "head_dim", "sliding_window", "pretraining_tp")
+
+
+def check_types(raw: dict) -> dict:
+    """``raw`` if the config.json values the families read have their JSON types: true/false for flags
+    (``"tie_word_embeddings": "false"`` is a string, which Python's bool() would read as true), numbers
+    for epsilons and scales (not a list), integers for sizes; null is left to the family. ValueError
+    naming the key and what it holds otherwise."""
+    def bad(key, kind):
+        return ValueError(f"config.json {key} must be {kind}, got {json.dumps(raw[key])[:60]} "
+                          f"(a {type(raw[key]).__name__})")
+
+    for key in BOOL_KEYS:
+        if raw.get(key) is not None and not isinstance(raw[key], bool):
+            raise bad(key, "true or false")
+    for key in FLOAT_KEYS:
+        value = raw.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise bad(key, "a number")
+    for key in INT_KEYS:
+        value = raw.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise bad(key, "an integer")
+    return raw
+
+
 def require(raw: dict, key: str, family: str):
     """raw[key] (ValueError naming the key when config.json lacks it)."""
     if key not in raw:

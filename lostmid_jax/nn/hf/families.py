@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..config import DecoderConfig
 from . import bloom, gpt2, llama, mistral, mpt, qwen2, qwen3
+from .common import check_types
 
 MODULES = {m.FAMILY: m for m in (gpt2, qwen2, bloom, mpt, llama, mistral, qwen3)}
 FAMILIES = tuple(MODULES)
@@ -29,7 +30,7 @@ def config_from_hf(raw: dict, *, param_dtype: str = "float32") -> tuple[str, Dec
     """
     family = raw.get("model_type")
     if family in FAMILIES:
-        return family, MODULES[family].config_from_hf(raw, param_dtype)
+        return family, MODULES[family].config_from_hf(check_types(raw), param_dtype)
     raise ValueError(f"config.json model_type={family!r} is not supported (expected one of {FAMILIES})")
 
 

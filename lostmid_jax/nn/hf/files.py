@@ -4,7 +4,10 @@ A directory holds config.json and either model.safetensors or a sharded
 model.safetensors.index.json ({"weight_map": {tensor: file}}).
 A missing directory or config.json raises FileNotFoundError naming the path;
 a config.json or index that is not a JSON object, an empty, truncated or
-unreadable weights file, and weights with NaN / inf raise ValueError naming the file.
+unreadable weights file, weights with NaN / inf, a tensor that is not a
+floating-point number (int32, bool, uint8, complex64: casting them to float
+would change or drop values) and a shard outside the checkpoint directory
+raise ValueError naming the file.
 """
 
 from __future__ import annotations
@@ -59,6 +62,25 @@ def safetensors_numpy():
     return st
 
 
+def _is_float(dtype) -> bool:
+    """float16/32/64 and the ml_dtypes floats (bfloat16, float8_*), which numpy does not class as floating."""
+    return np.issubdtype(dtype, np.floating) or (dtype.kind == "V" and dtype.name.startswith(("bfloat", "float")))
+
+
+def shard_path(directory: pathlib.Path, shard) -> pathlib.Path:
+    """The shard file an index names, if it is a plain relative name that stays inside ``directory``
+    (ValueError naming the index entry otherwise: an absolute path, .., or a symlink out)."""
+    if not isinstance(shard, str) or not shard or pathlib.PurePosixPath(shard).is_absolute():
+        raise ValueError(f"index {str(directory / INDEX)!r} names the shard {shard!r}, not a file name inside "
+                         "the checkpoint directory")
+    root = directory.resolve()
+    path = (directory / shard).resolve()
+    if root not in path.parents:
+        raise ValueError(f"index {str(directory / INDEX)!r} names the shard {shard!r}, which lies outside the "
+                         f"checkpoint directory {root}; shards must stay inside it")
+    return path
+
+
 def load_file(file: pathlib.Path) -> dict[str, np.ndarray]:
     """The tensors of one safetensors file; FileNotFoundError / ValueError naming the file when it is
     missing, empty, truncated or unreadable, or holds a non-finite value."""
@@ -72,7 +94,10 @@ def load_file(file: pathlib.Path) -> dict[str, np.ndarray]:
         raise ValueError(f"weights file {str(file)!r} is truncated or not a safetensors file "
                          f"({type(err).__name__}: {str(err)[:200]})") from None
     for name, value in tensors.items():
-        if np.issubdtype(value.dtype, np.floating) and not np.all(np.isfinite(value)):
+        if not _is_float(value.dtype):
+            raise ValueError(f"weights file {str(file)!r}: tensor {name!r} has dtype {value.dtype}, not a "
+                             "floating-point type (weights are float16, bfloat16, float32 or float64)")
+        if not np.all(np.isfinite(value)):
             raise ValueError(f"weights file {str(file)!r}: tensor {name!r} holds NaN or inf values")
     return tensors
 
@@ -87,8 +112,9 @@ def read_tensors(path: str | pathlib.Path) -> dict[str, np.ndarray]:
         if not isinstance(weight_map, dict):
             raise ValueError(f"index {str(path / INDEX)!r} has no \"weight_map\" object")
         tensors = {}
-        for shard in sorted(set(weight_map.values())):
-            tensors.update(load_file(path / shard))
+        shards = sorted({shard_path(path, shard) for shard in weight_map.values()})
+        for shard in shards:
+            tensors.update(load_file(shard))
         missing = sorted(set(weight_map) - set(tensors))
         if missing:
             raise ValueError(f"tensor {missing[0]!r} is listed in {INDEX} but not in its shard")

@@ -93,3 +93,77 @@ def test_compare_refuses_before_creating_its_run_directory(copy, tmp_path, capsy
     err = capsys.readouterr().err
     assert exc.value.code == 2 and "weights" in err and "Traceback" not in err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("dtype", ["int32", "bool", "uint8", "complex64"])
+def test_non_float_tensors_are_refused(copy, dtype):
+    """Before: cast to float (a complex tensor lost its imaginary part)."""
+    from safetensors.numpy import load_file, save_file
+
+    tensors = load_file(copy / "model.safetensors")
+    name = sorted(tensors)[0]
+    tensors[name] = tensors[name].astype(dtype)
+    save_file(tensors, copy / "model.safetensors")
+    with pytest.raises(ValueError, match=f"tensor {name!r} has dtype {dtype}, not a floating-point type"):
+        load_hf(copy)
+
+
+def test_float16_tensors_load(copy):
+    from safetensors.numpy import load_file, save_file
+
+    tensors = load_file(copy / "model.safetensors")
+    save_file({k: v.astype("float16") for k, v in tensors.items()}, copy / "model.safetensors")
+    load_hf(copy)
+
+
+@pytest.mark.parametrize("shard", ["../outside.safetensors", "/tmp/x.safetensors", "link.safetensors"])
+def test_shards_must_stay_inside_their_checkpoint_directory(copy, tmp_path, shard):
+    """Before: an index naming ../outside.safetensors (or a link out) was loaded."""
+    from safetensors.numpy import load_file
+
+    names = sorted(load_file(copy / "model.safetensors"))
+    outside = tmp_path / "outside.safetensors"
+    (copy / "model.safetensors").rename(outside)
+    (copy / "link.safetensors").symlink_to(outside)
+    (copy / "model.safetensors.index.json").write_text(json.dumps({"weight_map": {n: shard for n in names}}))
+    with pytest.raises(ValueError, match="outside the checkpoint directory|not a file name inside"):
+        load_hf(copy)
+
+
+def test_a_shard_inside_the_directory_loads(copy):
+    from safetensors.numpy import load_file
+
+    names = sorted(load_file(copy / "model.safetensors"))
+    (copy / "model.safetensors").rename(copy / "model-00001-of-00001.safetensors")
+    (copy / "model.safetensors.index.json").write_text(json.dumps(
+        {"weight_map": {n: "model-00001-of-00001.safetensors" for n in names}}))
+    assert load_hf(copy)[0].depth == 1
+
+
+@pytest.mark.parametrize("key,value,message", [
+    ("tie_word_embeddings", "false", "must be true or false"),
+    ("tie_word_embeddings", 0, "must be true or false"),
+    ("layer_norm_epsilon", [1e-5], "must be a number"),
+    ("layer_norm_epsilon", True, "must be a number"),
+    ("n_layer", 1.5, "must be an integer"),
+    ("n_embd", "16", "must be an integer"),
+])
+def test_config_json_values_are_type_checked(copy, key, value, message):
+    """Before: "false" read as true (bool of a non-empty string); a list epsilon gave a traceback."""
+    raw = json.loads((copy / "config.json").read_text())
+    raw[key] = value
+    (copy / "config.json").write_text(json.dumps(raw))
+    with pytest.raises(ValueError, match=f"config.json {key} {message}"):
+        load_hf(copy)
+
+
+def test_a_bad_config_json_value_is_one_line_from_compare(copy, tmp_path, capsys):
+    raw = json.loads((copy / "config.json").read_text())
+    raw["layer_norm_epsilon"] = [1e-5]
+    (copy / "config.json").write_text(json.dumps(raw))
+    out = tmp_path / "run"
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["compare", "--weights", str(copy), "--out", str(out), "--no-progress"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "layer_norm_epsilon must be a number" in err and "Traceback" not in err
+    assert not out.exists()
