@@ -10,7 +10,8 @@ import math
 
 import numpy as np
 
-from ...stats.intervals import t_interval
+from ...stats.format import fmt_ci
+from ...stats.intervals import sem_rows, t_interval
 from ...stats.valley import depth_ratio, valley_depth, valley_fit
 
 
@@ -90,8 +91,7 @@ def _heat_rows(heat: np.ndarray) -> list[dict]:
 def _profile_rows(out: dict) -> list[dict]:
     prof = out["profiles"]
     trained, step0 = _normalized(prof["trained"]), _normalized(prof["step0"])
-    sem = lambda rows: rows.std(axis=0, ddof=1) / math.sqrt(rows.shape[0])  # noqa: E731
-    t_sem, s_sem = sem(trained), sem(step0)
+    t_sem, s_sem = sem_rows(trained), sem_rows(step0)
     length = trained.shape[1]
     return [dict(j=j + 1, x=(j + 1) / length, trained=float(trained[:, j].mean()), trained_sem=float(t_sem[j]),
                  step0=float(step0[:, j].mean()), step0_sem=float(s_sem[j]), prior=float(out["prior_row"][j]))
@@ -115,11 +115,7 @@ def _birth_rows(analysis: dict, rows: int) -> list[dict]:
 
 
 def _ci(value, lo, hi, spec=".3f") -> str:
-    if value is None or not math.isfinite(value):
-        return "n/a"
-    if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
-        return f"{value:{spec}} [CI n/a]"
-    return f"{value:{spec}} [{lo:{spec}}, {hi:{spec}}]"
+    return fmt_ci(value, lo, hi, spec, missing="n/a", no_ci="[CI n/a]")
 
 
 def table(result) -> str:
