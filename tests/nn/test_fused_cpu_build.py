@@ -27,7 +27,9 @@ def _check_cached_and_reused(cache, calls):
     stamp, built = path.stat().st_mtime_ns, calls()
     assert build.build() == path and path.stat().st_mtime_ns == stamp  # not rebuilt
     assert calls() == built
-    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temp files left
+    # no temp files left; the library and its seal (SHA-256)
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name, path.name + ".sha256"]
+    assert build.check_library(path) is None
     return path
 
 
@@ -101,3 +103,57 @@ def test_train_config_auto_picks_the_kernel_only_where_it_builds(monkeypatch):
     assert resolve_attn_impl(TrainConfig(model=toy_model(position="alibi"))) == "blocked"  # the kernel lacks ALiBi
     with pytest.raises(ValueError, match="attn_impl"):
         TrainConfig(attn_impl="gpu")
+
+
+def _stand_in(tmp_path, monkeypatch):
+    """A library path in an empty cache and a compiler that fails: whatever is cached there is what loads."""
+    monkeypatch.setenv("LOSTMID_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("CXX", "/bin/false")
+    build.load.cache_clear()
+    build.unavailable_reason.cache_clear()
+    path = build.library_path()
+    path.parent.mkdir(parents=True)
+    return path
+
+
+def _restore():
+    build.load.cache_clear()
+    build.unavailable_reason.cache_clear()
+
+
+def test_a_truncated_cached_library_is_never_loaded(tmp_path, monkeypatch, caplog):
+    """Before: dlopen of a truncated library killed `lostmid train` with SIGBUS. Now its SHA-256 does not match
+    its seal: it is rebuilt (here the compiler fails, so the kernel is unavailable and "auto" falls back)."""
+    import _ctypes
+
+    path = _stand_in(tmp_path, monkeypatch)
+    real = pathlib.Path(_ctypes.__file__).read_bytes()  # a real shared library, then cut short
+    path.write_bytes(real)
+    build.seal_path(path).write_text(build._sha256(path) + "\n")
+    path.write_bytes(real[: len(real) // 3])
+    try:
+        with caplog.at_level(logging.WARNING, logger="lostmid_jax.kernels"):
+            assert not build.available()
+        assert "does not match its SHA-256" in caplog.text and "rebuilding it" in caplog.text
+        assert "compiling attention.cc failed" in build.unavailable_reason()
+        assert not path.exists()  # the damaged library is gone; the next build replaces it
+    finally:
+        _restore()
+
+
+def test_a_library_without_a_seal_or_without_the_symbols_falls_back(tmp_path, monkeypatch, caplog):
+    """Before: a valid library without the kernel's symbols gave a traceback (AttributeError)."""
+    import _ctypes
+
+    path = _stand_in(tmp_path, monkeypatch)
+    path.write_bytes(pathlib.Path(_ctypes.__file__).read_bytes())
+    assert "has no" in build.check_library(path)
+    build.seal_path(path).write_text(build._sha256(path) + "\n")  # sealed, but not our kernel
+    try:
+        with caplog.at_level(logging.WARNING, logger="lostmid_jax.kernels"):
+            reason = build.unavailable_reason()
+        assert "cannot be used" in reason and "LostmidAttentionForward" in reason and "delete it" in reason
+        with pytest.raises(build.KernelUnavailable):
+            build.load()
+    finally:
+        _restore()

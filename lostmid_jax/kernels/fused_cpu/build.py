@@ -9,7 +9,12 @@ would set flush-to-zero for the whole process. The library is cached under
 $LOSTMID_CACHE (default ~/.cache/lostmid_jax), keyed by a hash of the
 sources, the compiler, the flags, jaxlib's version and this CPU. A build
 writes a temp file and renames it, so a concurrent process never loads a
-half-written library.
+half-written library, then seals it: ``<library>.sha256`` holds its SHA-256,
+as checkpoints' manifests do. A cached library is loaded only if it matches
+its seal: a truncated or altered one (dlopen of a truncated library crashes
+the process with SIGBUS) is rebuilt, with a warning; one that cannot be
+loaded or lacks the kernel's symbols makes the kernel unavailable (callers
+with attn_impl "auto" fall back to XLA's attention), never a crash.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ import tempfile
 
 import jax
 import jaxlib
+
+from ...runs.atomic import TEMPORARY_SUFFIX, write_atomic
 
 SOURCE = pathlib.Path(__file__).with_name("attention.cc")
 HEADERS = (pathlib.Path(__file__).with_name("tiles.h"),)
@@ -86,12 +93,50 @@ def library_path() -> pathlib.Path:
     return cache_dir() / f"attention-{hashlib.sha256(key.encode()).hexdigest()[:16]}.so"
 
 
+def seal_path(path: pathlib.Path) -> pathlib.Path:
+    """``<library>.sha256``: the SHA-256 the library had when it was built."""
+    return path.with_name(path.name + ".sha256")
+
+
+def _sha256(path: pathlib.Path) -> str:
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def check_library(path: pathlib.Path) -> str | None:
+    """None when the cached library ``path`` is a regular file matching its seal, else what is wrong."""
+    seal = seal_path(path)
+    if path.is_symlink() or not path.is_file():
+        return "is not a regular file"
+    try:
+        recorded = seal.read_text().split()[0] if seal.is_file() else None
+    except (OSError, IndexError, UnicodeDecodeError):
+        recorded = ""
+    if recorded is None:
+        return f"has no {seal.name} (built by an older version, or its build was interrupted)"
+    if recorded != _sha256(path):
+        return f"does not match its SHA-256 in {seal.name} (truncated or altered)"
+    return None
+
+
 def build() -> pathlib.Path:
-    """Compile the library unless the cache has it; returns its path."""
+    """Compile the library unless the cache has it, intact (:func:`check_library`); returns its path."""
     path = library_path()
-    if path.exists():
-        return path
+    if path.exists() or path.is_symlink():
+        problem = check_library(path)
+        if problem is None:
+            return path
+        _LOG.warning("fused_cpu attention kernel: the cached library %s %s; rebuilding it", path, problem)
+        path.unlink()
     path.parent.mkdir(parents=True, exist_ok=True)
+    built = _compile(path)
+    write_atomic(seal_path(path), f"{_sha256(built)}  {path.name}\n")
+    os.replace(built, path)
+    return path
+
+
+def _compile(path: pathlib.Path) -> pathlib.Path:
+    """Compile and link the library to a temporary file beside ``path``; returns that file."""
     with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
         obj, out = pathlib.Path(tmp) / "attention.o", pathlib.Path(tmp) / path.name
         # Compile and link apart: -ffast-math at link time would add crtfastmath.o, whose
@@ -101,8 +146,10 @@ def build() -> pathlib.Path:
             proc = subprocess.run(cmd, capture_output=True, text=True)
             if proc.returncode != 0:
                 raise KernelUnavailable(f"compiling {SOURCE.name} failed ({' '.join(cmd)}):\n{proc.stderr[-4000:]}")
-        os.replace(out, path)
-    return path
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMPORARY_SUFFIX, dir=path.parent)
+        os.close(fd)
+        os.replace(out, name)
+    return pathlib.Path(name)
 
 
 @functools.cache
@@ -113,9 +160,15 @@ def load() -> ctypes.CDLL:
         _LOG.info("fused_cpu attention kernel: loading the cached library %s", path)
     else:
         _LOG.info("fused_cpu attention kernel: compiling %s with %s into %s", SOURCE.name, compiler(), path)
-    lib = ctypes.CDLL(str(build()))
-    for target, symbol in TARGETS.items():
-        jax.ffi.register_ffi_target(target, jax.ffi.pycapsule(getattr(lib, symbol)), platform="cpu")
+    built = build()
+    try:
+        lib = ctypes.CDLL(str(built))
+        functions = {target: getattr(lib, symbol) for target, symbol in TARGETS.items()}
+    except (OSError, AttributeError) as err:
+        _LOG.warning("fused_cpu attention kernel: cannot use %s (%s); delete it to rebuild", built, err)
+        raise KernelUnavailable(f"the library {built} cannot be used ({err}); delete it to rebuild it") from None
+    for target, function in functions.items():
+        jax.ffi.register_ffi_target(target, jax.ffi.pycapsule(function), platform="cpu")
     return lib
 
 
