@@ -1,4 +1,4 @@
-"""Six theory rows for a measured Step-0 profile, from a fitted constant to zero-parameter predictions.
+"""Seven theory rows for a measured Step-0 profile, from a fitted constant to zero-parameter predictions.
 
 Shapes: L positions (1-based j, x = j/L), H depth.
 
@@ -17,6 +17,8 @@ The variants differ in where the mixture's a_l (or the branch gains) come from:
                     random_matrix with the position-wise Jacobians I + K_{l,i} of the MLP and its
                     norm, k_{l,i}^2 = ||K_{l,i}||_F^2 / D (analysis.branch_gains.mlp_gains;
                     theory.variants.positionwise_row)
+    random_matrix_keys_positionwise
+                    both: the per-key gains g_l^2(j) and the position-wise k_{l,i}^2
 
 The parameter-free a_l of the paper's mixture is jacobian_a's g_l / (1 + g_l), the
 branch-Jacobian gain, not measured_a's forward-pass ratio.
@@ -34,19 +36,22 @@ from ..theory.variants import (EXACT_LIMIT, elementary_symmetric, jacobian_alpha
 from .theory_fit import fit_constant_alpha, theory_row
 
 VARIANTS = ("fitted_a", "measured_a", "jacobian_a", "random_matrix", "random_matrix_keys",
-            "random_matrix_positionwise")
+            "random_matrix_positionwise", "random_matrix_keys_positionwise")
 LABELS = {"fitted_a": "fitted constant $a$", "measured_a": r"measured $a_l$",
           "jacobian_a": r"Jacobian $a_l = g_l/(1+g_l)$", "random_matrix": r"random-matrix paths ($g_l$)",
           "random_matrix_keys": r"random-matrix paths, per key ($g_l(j)$)",
-          "random_matrix_positionwise": r"random-matrix paths, position-wise Jacobians ($g_l$, $k_{l,i}$)"}
+          "random_matrix_positionwise": r"random-matrix paths, position-wise Jacobians ($g_l$, $k_{l,i}$)",
+          "random_matrix_keys_positionwise": r"random-matrix paths, per key and position-wise ($g_l(j)$, $k_{l,i}$)"}
 DESCRIPTIONS = {"fitted_a": "the paper's mixture with a fitted constant a",
                 "measured_a": "the mixture with the measured a_l",
                 "jacobian_a": "the mixture with a_l = g_l/(1+g_l) from the branch Jacobians",
                 "random_matrix": "independent random branch Jacobians, paths added in squared norm, g_l measured",
                 "random_matrix_keys": "the random-matrix paths with a measured gain per layer and key, g_l(j)",
                 "random_matrix_positionwise": "the random-matrix paths through position-wise Jacobians I + K_{l,i} "
-                                              "(MLP and norm), g_l and k_{l,i} measured"}
-ZERO_PARAMETER = ("measured_a", "jacobian_a", "random_matrix", "random_matrix_keys", "random_matrix_positionwise")
+                                              "(MLP and norm), g_l and k_{l,i} measured",
+                "random_matrix_keys_positionwise": "the position-wise random-matrix paths with a gain per layer and "
+                                                   "key, g_l(j) and k_{l,i} measured"}
+ZERO_PARAMETER = tuple(v for v in VARIANTS if v != "fitted_a")
 
 
 def variant_row(variant: str, length: int, *, profiles=None, alphas=None, gains_sq=None, gains_key=None,
@@ -61,8 +66,8 @@ def variant_row(variant: str, length: int, *, profiles=None, alphas=None, gains_
       alphas: [F, H] measured a_l of the fitting rows ("fitted_a" takes H from it, "measured_a").
       gains_sq: [F, H] measured g_l^2 of the fitting rows ("jacobian_a", "random_matrix").
       gains_key: [F, H, L] measured g_l^2(j) of the fitting rows ("random_matrix_keys").
-      mlp_gains: [F, H, L] measured k_{l,i}^2 of the fitting rows ("random_matrix_positionwise",
-        with ``gains_sq``).
+      mlp_gains: [F, H, L] measured k_{l,i}^2 of the fitting rows (the "..._positionwise" variants,
+        with ``gains_sq`` or ``gains_key``).
       prior: the Step-0 attention matrix.
 
     Returns:
@@ -70,10 +75,11 @@ def variant_row(variant: str, length: int, *, profiles=None, alphas=None, gains_
     """
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
-    if variant == "random_matrix_positionwise":
+    if variant.endswith("_positionwise"):
         if mlp_gains is None:
-            raise ValueError("mlp_gains ([F, H, L] measured k_{l,i}^2) is needed for random_matrix_positionwise")
-        return positionwise_row(length, np.asarray(gains_sq, np.float64).mean(axis=0),
+            raise ValueError(f"mlp_gains ([F, H, L] measured k_{{l,i}}^2) is needed for {variant}")
+        gains = gains_key if variant == "random_matrix_keys_positionwise" else gains_sq
+        return positionwise_row(length, np.asarray(gains, np.float64).mean(axis=0),
                                 np.asarray(mlp_gains, np.float64).mean(axis=0), prior=prior), {}
     if variant == "fitted_a":
         p = np.asarray(profiles, np.float64)

@@ -39,6 +39,11 @@ def test_positionwise_variant_averages_the_fitting_gains():
     np.testing.assert_allclose(zero, tv.variant_row("random_matrix", 9, gains_sq=g2)[0], rtol=1e-13)
     with pytest.raises(ValueError, match="mlp_gains"):
         tv.variant_row("random_matrix_positionwise", 9, gains_sq=g2)
+    gk = rng.uniform(0.1, 1.0, (2, 3, 9))
+    row, _ = tv.variant_row("random_matrix_keys_positionwise", 9, gains_key=gk, mlp_gains=k2)
+    np.testing.assert_allclose(row, theory.positionwise_row(9, gk.mean(0), k2.mean(0)), rtol=1e-14)
+    zero, _ = tv.variant_row("random_matrix_keys_positionwise", 9, gains_key=gk, mlp_gains=0 * k2)
+    np.testing.assert_allclose(zero, tv.variant_row("random_matrix_keys", 9, gains_key=gk)[0], rtol=1e-13)
 
 
 def test_unknown_variant_raises():

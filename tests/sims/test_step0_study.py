@@ -54,7 +54,7 @@ def test_scores_recomputed_from_the_units(run_dir):
     data = {k: np.stack([u[k] for u in units]) for k in ("alphas", "gains_sq", "gains_key", "mlp_gains")}
     split = split_halves(4, seed=0)
     table = load_run(run_dir).tables["variants"]
-    for variant in ("fitted_a", "random_matrix", "random_matrix_keys", "random_matrix_positionwise"):
+    for variant in ("fitted_a", "random_matrix", "random_matrix_keys", "random_matrix_keys_positionwise"):
         s = heldout_score(profiles, data, lambda p, d, v=variant: variant_row(
             v, 16, profiles=p, alphas=d["alphas"], gains_sq=d["gains_sq"], gains_key=d["gains_key"],
             mlp_gains=d["mlp_gains"])[0], split=split, n_boot=200, seed=0)

@@ -5,7 +5,7 @@ measures the Jacobian profile ||d y_L / d x_j||_F, the attention strengths
 a_l, the branch gains g_l^2 and how far each layer's attention is from
 uniform, then
 
-- scores six theory variants (:mod:`lostmid_jax.analysis.theory_variants`)
+- scores seven theory variants (:mod:`lostmid_jax.analysis.theory_variants`)
   on seeds held out from any fitting (:mod:`lostmid_jax.stats.heldout`),
   raw and binned, with 95% CIs and the noise ceiling;
 - follows Spearman, W1 and the ceiling as the number of held-out seeds grows

@@ -235,14 +235,15 @@ def _get(row, key):
 
 def summary_table(cfg, tabs: dict) -> str:
     """One line per (preset, variant, binning): held-out Spearman, W1, rms log error with 95% CIs, and the ceiling."""
-    head = (f"{'preset':<11}{'variant':<14}{'bins':>5}  {'Spearman [95% CI]':<24}{'W1 [95% CI]':<27}"
+    w = max(len(v) for v in VARIANTS) + 2
+    head = (f"{'preset':<11}{'variant':<{w}}{'bins':>5}  {'Spearman [95% CI]':<24}{'W1 [95% CI]':<27}"
             f"{'rms log [95% CI]':<24}{'ceiling [95% CI]':<24}")
     lines = ["Theory variants scored on held-out seeds (fit on the other half); ceiling: the best Spearman "
              "the held-out noise allows", head, "-" * len(head)]
     for r in tabs["variants"]:
         g = lambda k: _get(r, k)  # noqa: E731
         bins = "raw" if r["raw"] else str(r["bins"])
-        lines.append(f"{r['preset']:<11}{r['variant']:<14}{bins:>5}  "
+        lines.append(f"{r['preset']:<11}{r['variant']:<{w}}{bins:>5}  "
                      f"{fmt_ci(g('spearman'), g('spearman_lo'), g('spearman_hi')):<24}"
                      f"{fmt_ci(g('wasserstein'), g('wasserstein_lo'), g('wasserstein_hi'), '.4f'):<27}"
                      f"{fmt_ci(g('rms_log'), g('rms_log_lo'), g('rms_log_hi')):<24}"
