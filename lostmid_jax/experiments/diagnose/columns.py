@@ -8,21 +8,20 @@ paired gaps, alpha and the depth ratios (lostmid_jax.stats).
 
 from __future__ import annotations
 
+from ...stats.columns import interval_meanings
+
 _RATE = "share of the E examples"
 COLUMNS = {
     "accuracy.csv": {
         "passage": ("p, the passage holding the fact (1 = first)", ""),
         "fact_x": ("mean relative position of the fact's middle in the prompt, over examples", "fraction of T"),
-        "accuracy": ("multiple-choice accuracy: the right answer has the highest log-probability of the C "
-                     "candidates (ties count as wrong)", _RATE),
-        "accuracy_lo": ("lower end of the 95% Wilson interval of accuracy", _RATE),
-        "accuracy_hi": ("upper end of the 95% Wilson interval of accuracy", _RATE),
-        "exact": ("greedy exact match: temperature-0 decoding writes the right answer's tokens", _RATE),
-        "exact_lo": ("lower end of the 95% Wilson interval of exact", _RATE),
-        "exact_hi": ("upper end of the 95% Wilson interval of exact", _RATE),
-        "logprob": ("mean log-probability of the right answer (sum over its tokens)", "nats"),
-        "logprob_lo": ("lower end of the 95% t interval of logprob over examples", "nats"),
-        "logprob_hi": ("upper end of the 95% t interval of logprob over examples", "nats"),
+        **interval_meanings({
+            "accuracy": ("multiple-choice accuracy: the right answer has the highest log-probability of the C "
+                         "candidates (ties count as wrong)", _RATE),
+            "exact": ("greedy exact match: temperature-0 decoding writes the right answer's tokens", _RATE)},
+            "95% Wilson interval"),
+        **interval_meanings({"logprob": ("mean log-probability of the right answer (sum over its tokens)", "nats")},
+                            "95% t interval (over examples)"),
         "examples": ("E, examples scored", ""),
         "chance": ("chance accuracy 1 / C", ""),
     },

@@ -30,6 +30,7 @@ import pathlib
 
 import numpy as np
 
+from ...stats.columns import interval_meanings
 from ...stats.format import fmt_ci
 from .config import RANDOM_TINY, SMOKE, SMOKE_HELP, TINY_SEED, Config, tiny_config
 
@@ -85,9 +86,7 @@ COLUMNS = {
         "acts_on": ("'model' (same weights, changed config) or 'prompt' (same model, changed input)", ""),
         "verdict": ("helps / hurts / no difference beyond noise (the middle accuracy's interval); "
                     "'not applicable' when skipped", ""),
-        **{k: v for name, col in _DIFF.items() for k, v in {
-            name: col, f"{name}_lo": (f"lower end of the 95% paired bootstrap interval of {name}", ""),
-            f"{name}_hi": (f"upper end of the 95% paired bootstrap interval of {name}", "")}.items()},
+        **interval_meanings(_DIFF, "95% paired bootstrap interval"),
         "step0_ratio": ("the Step-0 theory's predicted ratio of the fact's influence share, remedy / unmodified "
                         "(1: the theory predicts no change)", ""),
         "theory": ("what the Step-0 theory predicts for this remedy, in words", ""),
