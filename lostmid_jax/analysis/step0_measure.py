@@ -2,7 +2,7 @@
 
     x = model_input(model, L, key, "gaussian")        # [L, D] input of a unit
     prior = measured_content_prior(model, L)          # the Content prior of its Step-0 scores
-    rows = content_records(prior, L, preset="toy")    # rows of content_scores.csv
+    rows = content_records(prior, L, preset="toy")    # rows of content_scores.csv (meanings: CONTENT_SCORES)
 
 Shapes: L positions, D width, H layers, N heads.
 """
@@ -14,6 +14,19 @@ import dataclasses
 CONTENT_LENGTH = 256
 """Positions at which a model's content scores are measured (:func:`measured_content_prior`): measure_scores
 holds every layer's H N L^2 probabilities (float64, several copies), so L is capped there."""
+
+CONTENT_SCORES = {
+    "layer": ("layer l, 1..H", ""),
+    "head": ("query head h, 1..N", ""),
+    "self_bonus": ("mean self bonus s_ii - mean_{j != i} s_ij of the row-centred content scores at Step 0 "
+                   "(the Content prior's diag)", "logit"),
+    "offdiag_score": ("mean row-centred off-diagonal score (the Content prior's base; cancels in the softmax)",
+                      "logit"),
+    "measured_length": (f"positions L' = min(L, {CONTENT_LENGTH}) of the N(0, 1) inputs the scores were "
+                        "measured on", "positions"),
+}
+"""Meaning and unit of each column of :func:`content_records` (content_scores.csv of step0 --content-prior
+and of lostmid compare): the Content prior's measured scores."""
 
 
 def model_input(model, length: int, key, kind: str) -> "jax.Array":  # noqa: F821
@@ -60,4 +73,4 @@ def content_records(prior, length: int, **keys) -> list[dict]:
             for head, (bonus, base) in enumerate(zip(bonuses, bases))]
 
 
-__all__ = ["CONTENT_LENGTH", "content_records", "measured_content_prior", "model_input"]
+__all__ = ["CONTENT_LENGTH", "CONTENT_SCORES", "content_records", "measured_content_prior", "model_input"]

@@ -32,11 +32,11 @@ import time
 
 import numpy as np
 
+from ..analysis.step0_measure import CONTENT_SCORES
 from ..runs.config import reading_stored
 from ..stats.columns import agreement_meanings
 from ..stats.format import fmt, fmt_ci
 from ..validation import check_bool_like, check_choice, check_float, check_int, check_optional_int
-from .step0.columns import CONTENT_SCORES
 
 NAME = "pretrained_vs_init"
 VERDICT_TITLE = "pretrained vs random init vs Step-0 theory (95% CIs over seeds)"

@@ -10,7 +10,7 @@ the one table, :mod:`lostmid_jax.stats.columns`.
 from __future__ import annotations
 
 from ...stats.columns import INTERVALS, agreement_meanings, interval_meanings, meaning, misfit_meanings
-from .config import CONTENT_LENGTH
+from ...analysis.step0_measure import CONTENT_SCORES
 
 _KEYS = {
     "preset": ("nn preset name (lostmid_jax.nn.PRESETS)", ""),
@@ -40,18 +40,6 @@ _METRICS = {
     "score_fraction_median": ("median over seeds and j < L of ||J_score|| / ||J_total||", ""),
 }
 
-
-# content_scores.csv (--content-prior; also lostmid compare): the Content prior's measured scores.
-CONTENT_SCORES = {
-    "layer": ("layer l, 1..H", ""),
-    "head": ("query head h, 1..N", ""),
-    "self_bonus": ("mean self bonus s_ii - mean_{j != i} s_ij of the row-centred content scores at Step 0 "
-                   "(the Content prior's diag)", "logit"),
-    "offdiag_score": ("mean row-centred off-diagonal score (the Content prior's base; cancels in the softmax)",
-                      "logit"),
-    "measured_length": (f"positions L' = min(L, {CONTENT_LENGTH}) of the N(0, 1) inputs the scores were "
-                        "measured on", "positions"),
-}
 
 COLUMNS: dict[str, dict[str, tuple[str, str]]] = {
     "profiles.csv": {
