@@ -93,14 +93,15 @@ def test_bad_gains_raise(bad):
 # Position-wise Jacobians: J = prod_l D_l (I + A (x) G_l), D_l = blockdiag(I + K_{l,i}).
 
 def _forward_sq_norms(a, g2, k2):
-    """The issue's forward recursion per source j with dense A: T_l = (1 1^T + diag(k_l^2)) o (T + A_l T A_l^T)."""
-    length = a.shape[0]
+    """The issue's forward recursion per source j with dense A (or one per layer, [H, L, L]):
+    T_l = (1 1^T + diag(k_l^2)) o (T + A_l T A_l^T), A_l = A diag(g_l)."""
+    length = a.shape[-1]
     out = np.zeros(length)
     for j in range(length):
         t = np.zeros((length, length))
         t[j, j] = 1.0
         for l in range(g2.shape[0]):
-            al = a * np.sqrt(g2[l])[None, :]
+            al = (a if a.ndim == 2 else a[l]) * np.sqrt(g2[l])[None, :]
             t = (np.ones((length, length)) + np.diag(k2[l])) * (t + al @ t @ al.T)
         out[j] = t[-1, -1]
     return out
@@ -164,6 +165,16 @@ def test_positionwise_adjoint_equals_the_forward_recursion_per_source(prior):
     a = np.asarray(theory.attention_matrix(prior, 7), np.float64)
     np.testing.assert_allclose(tv.positionwise_sq_norms(7, g2, k2, prior=prior), _forward_sq_norms(a, g2, k2),
                                rtol=1e-12)
+
+
+def test_positionwise_uses_one_attention_matrix_per_layer():
+    prior = theory.Content(diag=((0.5,), (1.0,), (2.0,)))  # a self bonus per layer
+    g2, k2 = np.array([[0.5] * 6, [1.0] * 6, [0.3] * 6]), np.array([[0.4] * 6, [0.2] * 6, [1.0] * 6])
+    a = np.stack([np.asarray(theory.content_matrix(prior, 6, l), np.float64) for l in range(3)])
+    np.testing.assert_allclose(tv.positionwise_sq_norms(6, g2, k2, prior=prior), _forward_sq_norms(a, g2, k2),
+                               rtol=1e-12)
+    with pytest.raises(ValueError, match="prior has 3 per-layer operators"):
+        tv.positionwise_sq_norms(6, g2[:2], k2[:2], prior=prior)
 
 
 def test_positionwise_without_position_gains_is_the_random_matrix_row():
