@@ -1,7 +1,7 @@
 """Figures of a trained model's diagnosis: accuracy by the fact's passage, attention received, the heat map
 of attention against uniform, and the influence profile against the architecture's prior.
 
-    accuracy_by_passage(acc)          # acc: DataFrame of passage, accuracy(_lo/_hi), exact(_lo/_hi), chance
+    accuracy_by_passage(acc)          # acc: DataFrame of (length,) passage, accuracy(_lo/_hi), exact(_lo/_hi), chance
     attention_by_layer(att)           # att: DataFrame of layer, x, raw, vs_uniform (head means)
     attention_heatmap(ratio)          # ratio [Q, K]: |S_i| A_ij (i A_ij under the causal mask), binned; NaN off the mask
     influence_vs_prior(prof)          # prof: DataFrame of x, trained, trained_sem, step0, prior
@@ -20,27 +20,38 @@ import numpy as np
 from matplotlib.colors import TwoSlopeNorm
 
 from ._layout import axes_grid, single_axes
-from .style import color, series, styled
+from .style import annotate_clipping, color, series, styled
 
+PROFILE_SPAN = 1e6
+"""The influence figure's y range spans at most this factor below its largest value (smaller values are
+clipped, and the figure says how many)."""
 HEAT_TOP = 4.0
 """Default top of the heat map's colour scale (ratios above are clipped to it, and the colourbar says so)."""
 
 
 @styled
 def accuracy_by_passage(acc, *, ax=None, title: str | None = None):
-    """Multiple-choice accuracy and greedy exact match per passage p = 1..k with Wilson 95% intervals."""
-    fig, ax, own = single_axes(ax, (4.6, 3.2))
-    p = np.asarray(acc["passage"], float)
-    for i, (name, label) in enumerate((("accuracy", "multiple choice (rank 1)"), ("exact", "greedy exact match"))):
-        y = np.asarray(acc[name], float)
-        err = np.vstack([y - np.asarray(acc[f"{name}_lo"], float), np.asarray(acc[f"{name}_hi"], float) - y])
-        err = np.clip(np.nan_to_num(err), 0, None)  # the tables' rounding can put a bound a hair past the value
-        ax.errorbar(p + (i - 0.5) * 0.08, y, yerr=err, capsize=3, label=label, **series(i, 2))
+    """Multiple-choice accuracy (solid) and greedy exact match (dashed, open markers) per passage p = 1..k with
+    Wilson 95% intervals, one colour per prompt length T (column ``length``; absent: one length)."""
+    fig, ax, own = single_axes(ax, (4.8, 3.3))
+    lengths = sorted(set(int(t) for t in acc["length"])) if "length" in acc else [None]
+    offsets = np.linspace(-0.15, 0.15, 2 * len(lengths)) if len(lengths) > 1 else np.array([-0.04, 0.04])
+    for n, length in enumerate(lengths):
+        rows = acc if length is None else acc[acc["length"] == length]
+        p = np.asarray(rows["passage"], float)
+        for m, (name, label) in enumerate((("accuracy", "multiple choice"), ("exact", "exact match"))):
+            y = np.asarray(rows[name], float)
+            err = np.vstack([y - np.asarray(rows[f"{name}_lo"], float), np.asarray(rows[f"{name}_hi"], float) - y])
+            err = np.clip(np.nan_to_num(err), 0, None)  # the tables' rounding can put a bound a hair past the value
+            text = label if length is None else f"{label}, T = {length}"
+            ax.errorbar(p + offsets[2 * n + m], y, yerr=err, capsize=2.5, color=color(n), label=text,
+                        linestyle="-" if m == 0 else "--", marker="o" if m == 0 else "s",
+                        markerfacecolor=color(n) if m == 0 else "none")
     chance = float(np.asarray(acc["chance"], float)[0])
     ax.axhline(chance, color="0.4", linestyle=":", linewidth=1, label=f"chance ({chance:.2f})")
     ax.set(xlabel="passage holding the fact, p", ylabel="rate (95% Wilson interval)", ylim=(-0.02, 1.02),
-           xticks=p)
-    ax.legend(loc="best")
+           xticks=sorted(set(np.asarray(acc["passage"], int))))
+    ax.legend(loc="best", fontsize=6.5)
     if title:
         ax.set_title(title)
     return fig
@@ -110,19 +121,24 @@ def influence_vs_prior(prof, *, ax=None, title: str | None = None):
     fig, ax, own = single_axes(ax, (4.8, 3.4))
     x = np.asarray(prof["x"], float)
     curves = (("trained", "trained model"), ("step0", "same architecture at Step 0"), ("prior", "Step-0 theory prior"))
+    values = np.concatenate([np.asarray(prof[name], float) for name, _ in curves])
+    top = float(np.nanmax(values)) if np.any(values > 0) else 1.0
+    floor = top / PROFILE_SPAN
     for i, (name, label) in enumerate(curves):
         y = np.asarray(prof[name], float)
-        ax.plot(x, np.where(y > 0, y, np.nan), label=label, **series(i, 3, marker=False))
+        ax.plot(x, np.where(y >= floor, y, np.nan), label=label, **series(i, 3, marker=False))
         sem = f"{name}_sem"
         if sem in prof:
             s = np.asarray(prof[sem], float)
-            lo = np.where(y - s > 0, y - s, np.nan)
-            ax.fill_between(x, lo, y + s, color=color(i), alpha=0.2, linewidth=0)
+            ax.fill_between(x, np.maximum(y - s, floor), np.maximum(y + s, floor), color=color(i), alpha=0.2,
+                            linewidth=0)
     ax.set(yscale="log", xlabel="input position x = j / L", ylabel=r"$p_j = n_j / \sum_i n_i$")
+    ax.set_ylim(floor, top * 2)
+    annotate_clipping(ax, "y", floor, int(np.sum(values < floor)), note="zeros included")
     ax.legend(loc="best")
     if title:
         ax.set_title(title)
     return fig
 
 
-__all__ = ["HEAT_TOP", "accuracy_by_passage", "attention_by_layer", "attention_heatmap", "influence_vs_prior"]
+__all__ = ["HEAT_TOP", "PROFILE_SPAN", "accuracy_by_passage", "attention_by_layer", "attention_heatmap", "influence_vs_prior"]

@@ -109,11 +109,13 @@ class ValleyFit:
 def power_law_rule(fit: PowerLawFit, left: PowerLawFit, right: PowerLawFit) -> tuple[bool, str]:
     """(describes, reason) by the module docstring's three conditions, checked in order."""
     cl, cr = left.c, right.c
-    if not (cl * cr > 0 and min(abs(cl), abs(cr)) >= ALPHA_MIN):
-        if max(abs(cl), abs(cr)) < ALPHA_MIN:
-            return False, f"flat (alpha_left = {cl:.2f}, alpha_right = {cr:.2f}): no valley to describe"
-        return False, (f"the arms bend opposite ways (alpha_left = {cl:.2f}, alpha_right = {cr:.2f}): "
-                       "a monotone profile, not a valley about L/2")
+    arms = f"alpha_left = {cl:.2f}, alpha_right = {cr:.2f}"
+    if max(abs(cl), abs(cr)) < ALPHA_MIN:
+        return False, f"flat ({arms}): no valley to describe"
+    if cl * cr < 0:
+        return False, f"the arms bend opposite ways ({arms}): a monotone profile, not a valley about L/2"
+    if min(abs(cl), abs(cr)) < ALPHA_MIN:
+        return False, f"one arm is flat ({arms}, |alpha| < {ALPHA_MIN}): not a valley on both sides"
     gap = abs(cl - cr) / max(abs(cl), abs(cr))
     if gap > ARM_AGREEMENT:
         return False, (f"the arms disagree (alpha_left = {cl:.2f}, alpha_right = {cr:.2f}, "

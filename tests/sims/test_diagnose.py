@@ -42,14 +42,16 @@ def test_every_column_is_documented_and_positions_are_one_based(smoke_run):
     t = _tables(smoke_run)
     for name, frame in t.items():
         assert list(frame.columns) == list(diagnose.COLUMNS[f"{name}.csv"]), name
-    k, T = diagnose.SMOKE["passages"], diagnose.SMOKE["length"]
-    assert t["accuracy"]["passage"].tolist() == list(range(1, k + 1))
+    k, lengths = diagnose.SMOKE["passages"], diagnose.SMOKE["lengths"]
+    T = lengths[0]  # attention and profiles are measured at the first length
+    assert t["accuracy"]["passage"].tolist() == list(range(1, k + 1)) * len(lengths)
+    assert t["accuracy"]["length"].tolist() == [t for t in lengths for _ in range(k)]
     assert t["profiles"]["j"].tolist() == list(range(1, T + 1))
     np.testing.assert_allclose(t["profiles"][["trained", "step0", "prior"]].sum(), 1.0, rtol=1e-6)
     acc = t["accuracy"]
     assert np.all(acc["accuracy_lo"] <= acc["accuracy"] + 1e-9) and np.all(acc["accuracy"] <= acc["accuracy_hi"] + 1e-9)
     ex = t["examples"]
-    per_passage = ex.groupby("passage")["correct"].mean().to_numpy()  # the rates are the examples' means
+    per_passage = ex.groupby(["length", "passage"])["correct"].mean().to_numpy()  # the rates are the examples' means
     np.testing.assert_allclose(per_passage, acc["accuracy"], atol=1e-6)
     dictionary = pd.read_csv(smoke_run / "columns.csv")
     assert set(dictionary["file"]) == set(diagnose.COLUMNS)
@@ -70,7 +72,7 @@ def bare_checkpoints(tmp_path_factory):
 @pytest.mark.parametrize("flags,message", [
     (["--weights", "{root}/llama"], "weights: the checkpoint .* holds no tokenizer"),
     (["--weights", "{root}/llama", "--mode", "tokens", "--passages", "1"], "passages must be"),
-    (["--weights", "{root}/gpt2", "--mode", "tokens", "--length", "40"], "length: the prompts need 40 positions"),
+    (["--weights", "{root}/gpt2", "--mode", "tokens", "--lengths", "16,40"], "lengths: the prompts need 40 positions"),
     (["--weights", "{root}/missing"], "weights: "),
 ])
 def test_bad_input_is_one_line_exit_2(bare_checkpoints, tmp_path, capsys, flags, message):
@@ -88,8 +90,8 @@ def test_bad_input_is_one_line_exit_2(bare_checkpoints, tmp_path, capsys, flags,
 
 @pytest.mark.slow  # 16 s of compiling; tokens-mode scoring is checked against transformers in tests/probes
 def test_tokens_mode_runs_without_a_tokenizer(bare_checkpoints, tmp_path):
-    cfg = diagnose.Config(weights=str(bare_checkpoints / "llama"), mode="tokens", passages=3, length=24, examples=3,
+    cfg = diagnose.Config(weights=str(bare_checkpoints / "llama"), mode="tokens", passages=3, lengths=(24,), examples=3,
                           candidates=3, attention_examples=2, profile_examples=2, heat_bins=8, n_boot=100)
     result = diagnose.run(cfg, None, progress=False)
-    assert result.measured["scores"].logprob.shape == (3, 3, 3)
+    assert result.measured["tests"][24]["scores"].logprob.shape == (3, 3, 3)
     assert result.measured["attention"]["vs_uniform"].shape == (2, 1, 2, 24)

@@ -69,7 +69,8 @@ def test_rule_thresholds_by_hand():
     assert valley.power_law_rule(fit(-1.0), fit(-1.0), fit(-1.5)) == (True, "")  # gap 0.5 / 1.5 = 0.33
     assert not valley.power_law_rule(fit(-1.0), fit(-1.0), fit(-2.1))[0]         # gap 1.1 / 2.1 = 0.52
     assert not valley.power_law_rule(fit(-1.0, 0.79), fit(-1.0), fit(-1.0))[0]
-    assert not valley.power_law_rule(fit(-1.0), fit(-0.04), fit(-0.06))[0]        # an arm flatter than 0.05
+    one_flat = valley.power_law_rule(fit(-1.0), fit(-0.04), fit(-0.6))             # an arm flatter than 0.05
+    assert not one_flat[0] and "one arm is flat" in one_flat[1]
     assert not valley.power_law_rule(fit(-1.0), fit(1.0), fit(-1.0))[0]
 
 

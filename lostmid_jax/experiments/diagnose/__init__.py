@@ -1,6 +1,6 @@
 """Diagnose a trained model: is it lost in the middle, where does its attention go, how much is its architecture's?
 
-    lostmid diagnose --weights DIR_OR_HUB_ID [--mode text|tokens] [--passages 5] [--length 1024] ...
+    lostmid diagnose --weights DIR_OR_HUB_ID [--mode text|tokens] [--passages 5] [--lengths 1024,4096] ...
     lostmid diagnose --smoke          # a tiny random Llama with a word-level tokenizer, written here, offline
 
 For a checkpoint any family of :func:`lostmid_jax.nn.load_hf` reads (its
@@ -8,13 +8,14 @@ tokenizer from the same directory for the text probe):
 
 1. the position-controlled retrieval test (:mod:`lostmid_jax.probes`): E
    examples of k passages, the fact in passage p = 1..k, every other token the
-   same (paired design), prompts of exactly T tokens; accuracy (multiple
+   same (paired design), prompts of exactly T tokens, one test per T of ``lengths``; accuracy (multiple
    choice), greedy exact match and log P(answer) per passage with 95%
    intervals, the paired middle-vs-ends gap with its interval and a verdict;
 2. attention received per key position for every layer (raw column mean and
    the ratio to uniform attention over the mask,
-   :func:`lostmid_jax.analysis.attention_received`) on the prompts with the
-   fact in the middle passage, and the last layer's heat map of |S_i| A_ij;
+   :func:`lostmid_jax.analysis.attention_received`) on the prompts of the
+   first length with the fact in the middle passage, and the last layer's
+   heat map of |S_i| A_ij;
 3. the valley power law beta |pos - T/2|^(-alpha) of the attention and
    influence profiles with a bootstrap CI on alpha and the rule for when it
    does not describe them (:mod:`lostmid_jax.stats.valley`);
@@ -56,7 +57,7 @@ class Result:
       config: the run's Config.
       model_config: the checkpoint's DecoderConfig.
       checkpoint: the directory the weights were read from.
-      length: T, the prompt length.
+      lengths: the prompt lengths T of the position tests.
       measured: the measurements (:func:`.measure.measure`).
       analysis: valley fits, depths and birth ratios (:func:`.claims.analyse`).
     """
@@ -64,7 +65,7 @@ class Result:
     config: Config
     model_config: object
     checkpoint: str
-    length: int
+    lengths: tuple
     measured: dict
     analysis: dict
 
@@ -74,9 +75,9 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
     from . import claims, measure
 
     model_cfg, model, path, tok = measure.load(cfg, run_dir)
-    probes = measure.probe_set(cfg, model_cfg, tok)
+    probes = measure.probe_sets(cfg, model_cfg, tok)
     measured = measure.measure(cfg, model, probes, progress=progress)
-    return Result(cfg, model_cfg, str(path), probes.length, measured, claims.analyse(cfg, measured))
+    return Result(cfg, model_cfg, str(path), tuple(probes), measured, claims.analyse(cfg, measured))
 
 
 def records(result: Result) -> dict[str, list[dict]]:
@@ -127,8 +128,8 @@ def resolve(cfg: Config) -> Config:
 
 
 def describe(result: Result) -> str:
-    pos = result.measured["position"]
-    return f"{pos.examples} examples x {pos.passages} passages"
+    pos = next(iter(result.measured["tests"].values()))["position"]
+    return f"{pos.examples} examples x {pos.passages} passages x {len(result.lengths)} lengths"
 
 
 __all__ = ["COLUMNS", "Config", "FILES", "NAME", "Result", "SMOKE", "SMOKE_HELP", "VERDICT_TITLE", "describe",

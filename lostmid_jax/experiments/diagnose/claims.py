@@ -45,20 +45,23 @@ def analyse(cfg, out: dict) -> dict:
 
 def records(result) -> dict[str, list[dict]]:
     """{file name: rows} of accuracy, examples, gaps, attention, heatmap, profiles, valley and birth."""
-    out, pos, scores = result.measured, result.measured["position"], result.measured["scores"]
-    k = pos.passages
-    acc = [dict(passage=p + 1, fact_x=float(out["fact_x"][p]), accuracy=float(pos.accuracy[p]),
-                accuracy_lo=_na(pos.accuracy_lo[p]), accuracy_hi=_na(pos.accuracy_hi[p]), exact=float(pos.exact[p]),
-                exact_lo=_na(pos.exact_lo[p]), exact_hi=_na(pos.exact_hi[p]), logprob=float(pos.logprob[p]),
-                logprob_lo=_na(pos.logprob_lo[p]), logprob_hi=_na(pos.logprob_hi[p]), examples=pos.examples,
-                chance=pos.chance) for p in range(k)]
-    examples = [dict(example=e, passage=p + 1, logprob=float(scores.logprob[e, p, 0]), rank=int(scores.rank[e, p]),
-                     correct=int(scores.correct[e, p]), exact=int(scores.exact[e, p]))
-                for e in range(pos.examples) for p in range(k)]
-    middle = " ".join(str(p) for p in pos.middle)
-    gaps = [dict(measure=name, middle=middle, mean=_na(g.mean), lo=_na(g.lo), hi=_na(g.hi), units=g.units,
-                 verdict=g.verdict("middle", "ends") if pos.middle else "no middle passage")
-            for name, g in (("accuracy", pos.accuracy_gap), ("logprob", pos.logprob_gap))]
+    out = result.measured
+    acc, examples, gaps = [], [], []
+    for length, test in out["tests"].items():
+        pos, scores = test["position"], test["scores"]
+        acc += [dict(length=length, passage=p + 1, fact_x=float(test["fact_x"][p]), accuracy=float(pos.accuracy[p]),
+                     accuracy_lo=_na(pos.accuracy_lo[p]), accuracy_hi=_na(pos.accuracy_hi[p]),
+                     exact=float(pos.exact[p]), exact_lo=_na(pos.exact_lo[p]), exact_hi=_na(pos.exact_hi[p]),
+                     logprob=float(pos.logprob[p]), logprob_lo=_na(pos.logprob_lo[p]),
+                     logprob_hi=_na(pos.logprob_hi[p]), examples=pos.examples, chance=pos.chance)
+                for p in range(pos.passages)]
+        examples += [dict(length=length, example=e, passage=p + 1, logprob=float(scores.logprob[e, p, 0]),
+                          rank=int(scores.rank[e, p]), correct=int(scores.correct[e, p]), exact=int(scores.exact[e, p]))
+                     for e in range(pos.examples) for p in range(pos.passages)]
+        middle = " ".join(str(p) for p in pos.middle)
+        gaps += [dict(length=length, measure=name, middle=middle, mean=_na(g.mean), lo=_na(g.lo), hi=_na(g.hi),
+                      units=g.units, verdict=g.verdict("middle", "ends") if pos.middle else "no middle passage")
+                 for name, g in (("accuracy", pos.accuracy_gap), ("logprob", pos.logprob_gap))]
     return {"accuracy.csv": acc, "examples.csv": examples, "gaps.csv": gaps,
             "attention.csv": _attention_rows(out["attention"]), "heatmap.csv": _heat_rows(out["attention"]["heat"]),
             "profiles.csv": _profile_rows(out), "valley.csv": _valley_rows(result.analysis),
@@ -119,55 +122,63 @@ def _ci(value, lo, hi, spec=".3f") -> str:
 
 
 def table(result) -> str:
-    """Accuracy per passage with intervals, then the valley fits and the birth ratios."""
-    pos = result.measured["position"]
-    head = f"{'passage':>7} {'fact x':>6}  {'MC accuracy [95% CI]':<24} {'exact match [95% CI]':<24} {'mean log P':>10}"
+    """Accuracy per (length, passage) with intervals, then the valley fits and the birth ratios."""
+    head = (f"{'T':>6} {'passage':>7} {'fact x':>6}  {'MC accuracy [95% CI]':<24} {'exact match [95% CI]':<24} "
+            f"{'mean log P':>10}")
     lines = [head, "-" * len(head)]
-    for p in range(pos.passages):
-        lines.append(f"{p + 1:>7} {result.measured['fact_x'][p]:>6.2f}  "
-                     f"{_ci(pos.accuracy[p], pos.accuracy_lo[p], pos.accuracy_hi[p]):<24} "
-                     f"{_ci(pos.exact[p], pos.exact_lo[p], pos.exact_hi[p]):<24} {pos.logprob[p]:>10.3f}")
-    lines += ["", f"{'profile':<10} {'alpha [95% CI]':<28} {'R^2':>6} {'power law':<10} {'depth V':>8}"]
+    for length, test in result.measured["tests"].items():
+        pos = test["position"]
+        for p in range(pos.passages):
+            lines.append(f"{length:>6} {p + 1:>7} {test['fact_x'][p]:>6.2f}  "
+                         f"{_ci(pos.accuracy[p], pos.accuracy_lo[p], pos.accuracy_hi[p]):<24} "
+                         f"{_ci(pos.exact[p], pos.exact_lo[p], pos.exact_hi[p]):<24} {pos.logprob[p]:>10.3f}")
+    lines += ["", f"at T = {result.measured['length']}:",
+              f"{'profile':<10} {'alpha [95% CI]':<28} {'R^2':>6} {'power law':<10} {'depth V':>8}"]
     for name, v in result.analysis["fits"].items():
         lines.append(f"{name:<10} {_ci(v.alpha, v.alpha_lo, v.alpha_hi, '.2f'):<28} {v.r2:>6.2f} "
                      f"{'describes' if v.describes else 'no':<10} {result.analysis['depths'][name]:>8.3f}")
     return "\n".join(lines)
 
 
-def verdict_lines(result) -> list[str]:
-    """The position test, the attention against uniform, the valley law, and how much of the valley is the prior's."""
-    cfg, out, an = result.config, result.measured, result.analysis
-    pos = out["position"]
-    lines = []
-    total = int(round(float(np.sum(pos.accuracy) * pos.examples)))
+def _position_lines(length: int, pos) -> list[str]:
+    """The position test at one length: rates, the paired gaps, and a warning at chance level."""
     from ...stats.intervals import wilson_interval
 
-    lo, hi = wilson_interval(total, pos.examples * pos.passages)
-    above = lo > pos.chance
-    k = pos.passages
-    g = pos.accuracy_gap
+    k, lines = pos.passages, []
     if pos.middle:
-        lines.append(f"Position test ({pos.examples} examples x {k} passages, T = {result.length} tokens): "
-                     f"accuracy first {pos.accuracy[0]:.2f}, middle {np.mean(pos.accuracy[[p - 1 for p in pos.middle]]):.2f}, "
-                     f"last {pos.accuracy[-1]:.2f} (chance {pos.chance:.2f}); middle - ends = "
-                     f"{_ci(g.mean, g.lo, g.hi, '+.3f')}: {pos.verdict}.")
-        lg = pos.logprob_gap
+        g, lg = pos.accuracy_gap, pos.logprob_gap
+        middle = float(np.mean(pos.accuracy[[p - 1 for p in pos.middle]]))
+        lines.append(f"Position test at T = {length} ({pos.examples} examples x {k} passages): accuracy first "
+                     f"{pos.accuracy[0]:.2f}, middle {middle:.2f}, last {pos.accuracy[-1]:.2f} (chance "
+                     f"{pos.chance:.2f}); middle - ends = {_ci(g.mean, g.lo, g.hi, '+.3f')}: {pos.verdict}.")
         lines.append(f"  log P(right answer), middle - ends = {_ci(lg.mean, lg.lo, lg.hi, '+.3f')} nats: "
                      f"{lg.verdict('middle', 'the ends')}.")
     else:
-        lines.append(f"Position test: k = 2 passages have no middle; accuracy {pos.accuracy[0]:.2f} and "
-                     f"{pos.accuracy[1]:.2f}.")
-    if not above:
-        lines.append(f"  The model answers at chance level overall (accuracy {total / (pos.examples * k):.2f}, 95% CI "
-                     f"[{lo:.2f}, {hi:.2f}], chance {pos.chance:.2f}): the position test cannot show a dip here.")
+        lines.append(f"Position test at T = {length}: k = 2 passages have no middle; accuracy "
+                     f"{pos.accuracy[0]:.2f} and {pos.accuracy[1]:.2f}.")
+    total = int(round(float(np.sum(pos.accuracy) * pos.examples)))
+    lo, hi = wilson_interval(total, pos.examples * k)
+    if not lo > pos.chance:
+        lines.append(f"  The model answers at chance level overall (accuracy {total / (pos.examples * k):.2f}, 95% "
+                     f"CI [{lo:.2f}, {hi:.2f}], chance {pos.chance:.2f}): the position test cannot show a dip here.")
+    return lines
+
+
+def verdict_lines(result) -> list[str]:
+    """The position test, the attention against uniform, the valley law, and how much of the valley is the prior's."""
+    cfg, out, an = result.config, result.measured, result.analysis
+    lines = []
+    for length, test in out["tests"].items():
+        lines += _position_lines(length, test["position"])
     att = out["attention"]["vs_uniform"][:, -1].mean(axis=1)  # [A, T]
     x = np.arange(1, att.shape[1] + 1) / att.shape[1]
     centre = att[:, np.abs(x - 0.5) < cfg.band].mean(axis=1)
     c_lo, c_hi = t_interval(centre[:, None]) if centre.size > 1 else (np.array([np.nan]),) * 2
-    lines.append(f"Attention received, last recorded layer (layer {int(out['attention']['layers'][-1])}), head mean: "
-                 f"keys in the central band |x - 1/2| < {cfg.band} get {_ci(float(centre.mean()), float(c_lo[0]), float(c_hi[0]), '.2f')} "
-                 f"times what uniform attention over the mask gives them (1 = uniform; the raw column mean falls "
-                 f"with j under a causal mask even for uniform attention).")
+    lines.append(f"Attention received at T = {out['length']}, layer {int(out['attention']['layers'][-1])}, head "
+                 f"mean: keys in the central band |x - 1/2| < {cfg.band} get "
+                 f"{_ci(float(centre.mean()), float(c_lo[0]), float(c_hi[0]), '.2f')} times what uniform attention "
+                 f"over the mask gives them (1 = uniform; the raw column mean falls with j under a causal mask even "
+                 f"for uniform attention).")
     for name, label in (("attention", "attention vs uniform"), ("trained", "influence profile")):
         v = an["fits"][name]
         law = "describes it" if v.describes else f"does not describe it: {v.reason}"

@@ -13,6 +13,7 @@ from ...stats.columns import interval_meanings
 _RATE = "share of the E examples"
 COLUMNS = {
     "accuracy.csv": {
+        "length": ("T, the prompt length of this position test", "tokens"),
         "passage": ("p, the passage holding the fact (1 = first)", ""),
         "fact_x": ("mean relative position of the fact's middle in the prompt, over examples", "fraction of T"),
         **interval_meanings({
@@ -26,6 +27,7 @@ COLUMNS = {
         "chance": ("chance accuracy 1 / C", ""),
     },
     "examples.csv": {
+        "length": ("T, the prompt length", "tokens"),
         "example": ("example index e (0-based)", ""),
         "passage": ("p, the passage holding the fact", ""),
         "logprob": ("log-probability of the right answer", "nats"),
@@ -34,6 +36,7 @@ COLUMNS = {
         "exact": ("1 if greedy decoding writes the right answer, else 0", ""),
     },
     "gaps.csv": {
+        "length": ("T, the prompt length", "tokens"),
         "measure": ("'accuracy' (multiple choice) or 'logprob' (of the right answer)", ""),
         "middle": ("the middle passage(s), e.g. '3' or '2 3'; the ends are 1 and k", ""),
         "mean": ("mean over examples of (mean over middle passages - mean over the two ends), paired per example",
@@ -46,7 +49,7 @@ COLUMNS = {
     "attention.csv": {
         "layer": ("layer l, 1-based", ""),
         "j": ("key position, 1-based (1..T)", ""),
-        "x": ("j / T", ""),
+        "x": ("j / T (T the first of lengths)", ""),
         "raw": ("(1/T) sum_i A_ij, the attention key j receives averaged over all T query rows (zeros above the "
                 "diagonal included), mean over heads and prompts", ""),
         "vs_uniform": ("sum_i A_ij / sum_{i sees j} 1/|S_i|: received over what uniform attention over the mask "

@@ -18,14 +18,14 @@ RANDOM_TINY = "random:tiny-llama"
 MODES = ("text", "tokens")
 METHODS = ("auto", "exact", "randomized")
 EXACT_MAX_WIDTH = 256  # method "auto": exact influence profiles up to this width, randomized above
-SMOKE = {"weights": RANDOM_TINY, "passages": 3, "length": 48, "examples": 6, "candidates": 3,
+SMOKE = {"weights": RANDOM_TINY, "passages": 3, "lengths": (32, 48), "examples": 6, "candidates": 3,
          "attention_examples": 3, "profile_examples": 2, "heat_bins": 16, "n_boot": 200, "batch": 6}
-SMOKE_HELP = "a tiny random Llama with a word-level tokenizer (written here, offline), 6 examples, T = 48"
+SMOKE_HELP = "a tiny random Llama with a word-level tokenizer (written here, offline), 6 examples, T = 32 and 48"
 # the tiny random checkpoint of --smoke: Llama layout (RMSNorm, SwiGLU, RoPE), width 32, 2 layers
 TINY_LLAMA = dict(depth=2, width=32, heads=4, kv_heads=2, mlp_width=64, rope_theta=1e4, rope_scaling=None,
                   max_positions=512)
 TINY_SEED = 1234
-TINY_GAIN = 15.0  # its weight matrices are scaled by this (std 0.3), so its attention is not uniform
+TINY_GAIN = 5.0  # its weight matrices are scaled by this (std 0.1), so its attention is not uniform
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -40,7 +40,8 @@ class Config:
       mode: "text" (documents in words, the checkpoint's tokenizer) or "tokens" (keys and values as token ids,
         no tokenizer: any model).
       passages: k >= 2 passages per document; the fact sits in passage p = 1..k.
-      length: T, the prompt length in tokens (the question included), the same for every prompt.
+      lengths: the prompt lengths T in tokens (the question included) of the position test, one test per
+        length (e.g. 1024,4096,16384); attention and influence profiles are measured at the first.
       examples: E >= 2 examples (facts), each scored with the fact in every passage.
       candidates: C >= 2 answers ranked per prompt (the right one and C - 1 other facts' answers).
       corpus: text mode: a directory of .txt files, one passage per paragraph, as filler (None: built-in).
@@ -64,7 +65,7 @@ class Config:
     allow_download: bool = False
     mode: str = "text"
     passages: int = 5
-    length: int = 1024
+    lengths: tuple[int, ...] = (1024,)
     examples: int = 40
     candidates: int = 5
     corpus: str | None = None
@@ -88,22 +89,26 @@ class Config:
         object.__setattr__(self, "allow_download", check_bool_like("allow_download", self.allow_download))
         check_choice("mode", self.mode, MODES)
         check_choice("method", self.method, METHODS)
-        for name, low in (("passages", 2), ("length", 8), ("examples", 2), ("candidates", 2), ("key_tokens", 1),
+        for name, low in (("passages", 2), ("examples", 2), ("candidates", 2), ("key_tokens", 1),
                           ("value_tokens", 1), ("attention_examples", 1), ("heat_bins", 1),
                           ("profile_examples", 2), ("probes", 1), ("batch", 1), ("n_boot", 100), ("seed", 0)):
             check_int(name, getattr(self, name), low)
         check_float("band", self.band, 0, 0.5, open_min=True, open_max=True)
         layers = tuple(self.layers)
         object.__setattr__(self, "layers", layers)
+        lengths = tuple(self.lengths) if not isinstance(self.lengths, (str, bytes)) else ()
+        if not lengths or len(set(lengths)) != len(lengths):
+            raise ValueError(f"lengths must be one or more distinct prompt lengths >= 8, got {self.lengths!r}")
+        object.__setattr__(self, "lengths", tuple(check_int("lengths", t, 8) for t in lengths))
         for name in ("corpus", "facts"):
             if getattr(self, name) is not None and self.mode != "text":
                 raise ValueError(f"{name} is used by mode 'text' only, got mode={self.mode!r}")
         model_cfg = self.model_config()
         if any(isinstance(l, bool) or not isinstance(l, int) or not 1 <= l <= model_cfg.depth for l in layers):
             raise ValueError(f"layers must be 1-based layer numbers in [1, {model_cfg.depth}], got {layers!r}")
-        needed = self.length + (self.value_tokens - 1 if self.mode == "tokens" else 0)
+        needed = max(self.lengths) + (self.value_tokens - 1 if self.mode == "tokens" else 0)
         if model_cfg.position == "learned" and needed > model_cfg.max_positions:
-            raise ValueError(f"length: the prompts need {needed} positions but the checkpoint's learned position "
+            raise ValueError(f"lengths: the prompts need {needed} positions but the checkpoint's learned position "
                              f"table holds max_positions={model_cfg.max_positions}")
         if model_cfg.vocab_size is None:
             raise ValueError("weights: the checkpoint has no vocabulary (config.json without vocab_size)")

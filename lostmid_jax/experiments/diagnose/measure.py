@@ -3,11 +3,12 @@
 Shapes: E examples, k passages, T prompt tokens, H layers, N heads, S profile examples.
 
     model_cfg, model, path, tok = load(cfg, run_dir)      # the checkpoint (--smoke writes its own first)
-    probes = probe_set(cfg, model_cfg, tok)               # probes.ProbeSet [E, k, T]
+    probes = probe_sets(cfg, model_cfg, tok)              # {T: probes.ProbeSet [E, k, T]} for T in cfg.lengths
     out = measure(cfg, model, probes, progress=True)      # a dict of arrays and results (below)
 
-The attention and influence measurements use the prompts with the fact in
-the middle passage (passage ceil(k/2)): the place a dip would be.
+The attention and influence measurements use the prompts of the first
+length with the fact in the middle passage (passage ceil(k/2)): the place a
+dip would be.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ _LOG = logging.getLogger(__name__)
 def write_tiny(path: pathlib.Path) -> pathlib.Path:
     """The --smoke checkpoint: a random tiny Llama (save_hf) and a word-level tokenizer over the built-in
     generator's words (the `tokenizers` library), in ``path``. Its weight matrices are scaled by TINY_GAIN
-    (std 0.02 -> 0.3) so that its attention is not uniform: a stand-in for a trained model, whose Step-0
+    (std 0.02 -> 0.1) so that its attention is not uniform: a stand-in for a trained model, whose Step-0
     init (std 0.02, from the same config) the diagnosis then compares it with."""
     import jax
     from flax import nnx
@@ -63,17 +64,22 @@ def load(cfg: Config, run_dir):
     return model_cfg, model, path, tok
 
 
-def probe_set(cfg: Config, model_cfg, tok):
-    """The probe of ``cfg`` for this model (text with its tokenizer, or token ids)."""
+def probe_sets(cfg: Config, model_cfg, tok) -> dict:
+    """{T: the probe of ``cfg`` at prompt length T} for T in cfg.lengths (the same facts and seed at each)."""
+    return {length: probe_set(cfg, model_cfg, tok, length) for length in cfg.lengths}
+
+
+def probe_set(cfg: Config, model_cfg, tok, length: int):
+    """The probe of ``cfg`` at prompt length T = ``length`` for this model (text with its tokenizer, or ids)."""
     from ...probes.documents import builtin_facts, text_probes, token_probes
 
     if cfg.mode == "tokens":
-        return token_probes(model_cfg.vocab_size, examples=cfg.examples, passages=cfg.passages, length=cfg.length,
+        return token_probes(model_cfg.vocab_size, examples=cfg.examples, passages=cfg.passages, length=length,
                             candidates=cfg.candidates, key_tokens=cfg.key_tokens, value_tokens=cfg.value_tokens,
                             seed=cfg.seed)
     facts = cfg.read_facts()[:cfg.examples] if cfg.facts is not None else builtin_facts(cfg.examples, seed=cfg.seed)
     corpus = cfg.read_corpus() if cfg.corpus is not None else None
-    return text_probes(tok, facts, passages=cfg.passages, length=cfg.length, candidates=cfg.candidates,
+    return text_probes(tok, facts, passages=cfg.passages, length=length, candidates=cfg.candidates,
                        corpus=corpus, seed=cfg.seed)
 
 
@@ -118,41 +124,49 @@ def _profiles(cfg: Config, model, tokens: np.ndarray, progress: bool) -> dict:
     return dict(trained=np.stack(trained), step0=np.stack(step0), alphas=np.stack(alphas), method=method)
 
 
-def measure(cfg: Config, model, probes, *, progress: bool = True) -> dict:
-    """Everything the diagnosis reports, from one model and its probe.
+def measure(cfg: Config, model, probes_by_length: dict, *, progress: bool = True) -> dict:
+    """Everything the diagnosis reports, from one model and its probes.
 
-    Returns a dict: scores (probes.ProbeScores), position (probes.PositionResult), attention (raw and
-    vs_uniform [A, H', N, T], heat [B, B], layers), profiles (trained, step0 [S, T], alphas [S, H]),
-    prior (the theory prior), prior_row [T], fact_x [k] (mean relative position of the fact per passage),
-    seconds per phase.
+    Args:
+      probes_by_length: {T: probes.ProbeSet} (:func:`probe_sets`); the first T also feeds attention and profiles.
+
+    Returns a dict: tests ({T: dict(scores=probes.ProbeScores, position=probes.PositionResult, fact_x [k] (mean
+    relative position of the fact per passage))}), attention (raw and vs_uniform [A, H', N, T0], heat [B, B],
+    layers), profiles (trained, step0 [S, T0], alphas [S, H]), prior (the theory prior), prior_row [T0],
+    length (T0), seconds per phase.
     """
     from ...analysis import prior_for, theory_row
     from ...probes.position_test import position_test
     from ...probes.scoring import check_fits, score_probes
 
-    check_fits(model.cfg, probes.positions_needed)  # before any forward pass
-    seconds = {}
+    for probes in probes_by_length.values():
+        check_fits(model.cfg, probes.positions_needed, name="lengths")  # before any forward pass
+    seconds = {"scoring": 0.0}
+    tests = {}
+    for length, probes in probes_by_length.items():
+        start = time.perf_counter()
+        _LOG.info(f"scoring {probes.examples} examples x {probes.passages} passages x {probes.candidates} "
+                  f"candidates at T={length} (the first batch compiles)")
+        scores = score_probes(model, probes, batch=cfg.batch)
+        fact_x = (probes.fact_start + probes.fact_length[:, None] / 2).mean(axis=0) / length
+        tests[length] = dict(scores=scores, position=position_test(scores, n_boot=cfg.n_boot, seed=cfg.seed),
+                             fact_x=fact_x)
+        seconds["scoring"] += time.perf_counter() - start
+    first = probes_by_length[next(iter(probes_by_length))]
+    mid = middle_index(first.passages)
     start = time.perf_counter()
-    _LOG.info(f"scoring {probes.examples} examples x {probes.passages} passages x {probes.candidates} candidates "
-              f"at T={probes.length} (the first batch compiles)")
-    scores = score_probes(model, probes, batch=cfg.batch)
-    position = position_test(scores, n_boot=cfg.n_boot, seed=cfg.seed)
-    seconds["scoring"] = time.perf_counter() - start
-    mid = middle_index(probes.passages)
-    start = time.perf_counter()
-    _LOG.info(f"attention received on {min(cfg.attention_examples, probes.examples)} prompts")
-    attention = _attention(cfg, model, probes.prompts[:cfg.attention_examples, mid])
+    _LOG.info(f"attention received on {min(cfg.attention_examples, first.examples)} prompts at T={first.length}")
+    attention = _attention(cfg, model, first.prompts[:cfg.attention_examples, mid])
     seconds["attention"] = time.perf_counter() - start
     start = time.perf_counter()
-    _LOG.info(f"influence profiles of {min(cfg.profile_examples, probes.examples)} prompts, trained and at Step 0")
-    profiles = _profiles(cfg, model, probes.prompts[:cfg.profile_examples, mid], progress)
+    _LOG.info(f"influence profiles of {min(cfg.profile_examples, first.examples)} prompts at T={first.length}, "
+              "trained and at Step 0")
+    profiles = _profiles(cfg, model, first.prompts[:cfg.profile_examples, mid], progress)
     seconds["profiles"] = time.perf_counter() - start
-    length = probes.length
-    prior = prior_for(model.cfg, length)
-    prior_row = theory_row(length, profiles["alphas"].mean(axis=0), prior=prior)
-    fact_x = (probes.fact_start + probes.fact_length[:, None] / 2).mean(axis=0) / length
-    return dict(scores=scores, position=position, attention=attention, profiles=profiles, prior=prior,
-                prior_row=prior_row, fact_x=fact_x, seconds=seconds)
+    prior = prior_for(model.cfg, first.length)
+    prior_row = theory_row(first.length, profiles["alphas"].mean(axis=0), prior=prior)
+    return dict(tests=tests, attention=attention, profiles=profiles, prior=prior, prior_row=prior_row,
+                length=first.length, seconds=seconds)
 
 
-__all__ = ["load", "measure", "middle_index", "probe_set", "write_tiny"]
+__all__ = ["load", "measure", "middle_index", "probe_set", "probe_sets", "write_tiny"]

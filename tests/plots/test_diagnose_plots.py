@@ -26,6 +26,10 @@ def test_figures_return_and_accept_ax():
     outer = Figure()
     ax = outer.subplots()
     assert diagnose.accuracy_by_passage(_acc(), ax=ax) is outer
+    two = pd.concat([_acc().assign(length=32), _acc().assign(length=64)])
+    fig = diagnose.accuracy_by_passage(two)
+    labels = fig.axes[0].get_legend_handles_labels()[1]
+    assert "multiple choice, T = 32" in labels and "exact match, T = 64" in labels
 
 
 def test_heatmap_diverges_at_one_and_says_when_it_clips():
