@@ -33,7 +33,10 @@ probe standard error of that seed's estimate (randomized method; 0 for exact).
 
 The systematic-misfit statistic is the chi^2 of the log-profile residuals in
 units of their per-position standard errors
-(:func:`~lostmid_jax.stats.misfit.log_misfit`).
+(:func:`~lostmid_jax.stats.misfit.misfit_test`: relative residuals per seed,
+calibrated by flipping the signs of whole seeds). Null references
+(:func:`null_references`: a plain decreasing ramp and theory rows at far-apart
+constant a) are scored like the theory rows.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from ..stats import profile_metrics as metrics
 from ..stats.agreement import agreement, bootstrap_interval, bootstrap_weights
 from ..stats.intervals import jackknife_interval, sem_rows, t_interval
 from ..stats.profile_intervals import LOOP_BOOT, mean_profile_intervals, score_fraction_interval
-from ..stats.misfit import log_misfit
+from ..stats.misfit import misfit_test
 from .request import PATHWAYS
 from .theory_fit import fit_constant_alpha, theory_row
 
@@ -96,6 +99,7 @@ def summarize_variant(units: list[dict], band: float = 0.1, prior=None, *, n_boo
         score_fraction = metrics.score_fraction_median(np.stack([x["norms_total"] for x in units]),
                                                        np.stack([x["norms_score"] for x in units]))
     out = dict(
+        nulls=null_scores(p, null_references(length, depth, prior)),
         paths=paths, alphas=a_l, alphas_sem=_mean_sem(alphas, None)[1], a_fit=a_fit, theory=rows,
         seeds=len(units), length=length, depth=depth, seconds=float(sum(float(x["seconds"]) for x in units)),
         log10_peak_to_trough=u.log10_peak_to_trough, log10_peak_to_trough_body=metrics.log10_peak_to_trough(p[:-1]),
@@ -111,6 +115,24 @@ def summarize_variant(units: list[dict], band: float = 0.1, prior=None, *, n_boo
     if n_boot > 0:
         out.update(intervals(units, out, prior, band=band, n_boot=n_boot, seed=seed))
     return out
+
+
+NULL_ALPHAS = (0.05, 0.9)  # far-apart constant a of the null theory rows
+
+
+def null_references(length: int, depth: int, prior) -> dict[str, np.ndarray]:
+    """References every Step-0 claim is reported beside, scored the same way as the theory rows: a plain
+    decreasing ramp L, L-1, ..., 1 and the theory rows of constant a = NULL_ALPHAS ([L] each)."""
+    out = {"ramp L..1": np.arange(length, 0, -1, dtype=np.float64)}
+    for a in NULL_ALPHAS:
+        out[f"theory a={a:g}"] = theory_row(length, np.full(depth, a), prior=prior)
+    return out
+
+
+def null_scores(p: np.ndarray, references: dict[str, np.ndarray]) -> dict[str, dict[str, float]]:
+    """{name: {"spearman": Spearman(p, ref), "wasserstein": W1(p, ref)}} of the mean profile p [L]."""
+    return {name: {"spearman": metrics.spearman(p, ref), "wasserstein": metrics.wasserstein(p, ref)}
+            for name, ref in references.items()}
 
 
 def bin_choices(length: int) -> tuple[int, ...]:
@@ -145,7 +167,7 @@ def intervals(units: list[dict], summary: dict, prior, *, band: float = 0.1, n_b
             for bins in bin_choices(length):
                 agreements[(pathway, kind, bins)] = agreement(norms[pathway], row, bins=bins, n_boot=boot, seed=seed)
                 if pathway == "total" and rows >= 2:
-                    misfits[(kind, bins)] = log_misfit(norms["total"], row, bins=bins, fitted=int(kind == "fitted"))
+                    misfits[(kind, bins)] = misfit_test(norms["total"], row, bins=bins, fitted=int(kind == "fitted"))
     ci = {name: nan2 for name in (*_LOOP_STATS, "log10_peak_to_trough", "log10_peak_to_trough_body", "a_fit",
                                   "a_mean", "theory_log10_peak_to_trough", "score_fraction_median")}
     for kind in summary["theory"]:

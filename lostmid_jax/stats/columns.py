@@ -24,10 +24,11 @@ MEANINGS: dict[str, tuple[str, str]] = {
                 "reliability, the best Spearman any reference can reach given the seed noise", ""),
     "reliability": ("Spearman-Brown corrected split-half Spearman R of {profile} (ceiling = sqrt R)", ""),
     "rms_log": ("rms over bins of the log ratio of {profile} to {reference}, free scale", "nats"),
-    "chi2_dof": ("chi^2 / dof of the log residuals of {profile} vs {reference}, free scale removed, in "
-                 "per-position standard errors (stats.misfit.log_misfit; about 1: within the noise)", ""),
+    "chi2_dof": ("misfit statistic T / dof of the per-seed relative residuals of {profile} vs {reference} in at "
+                 "most 16 bins (stats.misfit.misfit_test; about 1 within independent noise)", ""),
     "dof": ("degrees of freedom of chi2_dof{suffix}", ""),
-    "p_misfit": ("P(chi^2 >= observed) for chi2_dof{suffix}: small = a systematic misfit beyond the noise", ""),
+    "p_misfit": ("sign-flip p-value of chi2_dof{suffix} (whole seeds flipped): small = a systematic misfit beyond "
+                 "the noise", ""),
 }
 """Statistic -> (meaning with {profile}, {reference} and {suffix} to fill, unit)."""
 

@@ -104,4 +104,5 @@ def test_misfit_is_about_one_for_the_truth_and_large_for_a_wrong_shape():
     good = heldout_score(rows, {}, lambda p, d: truth, split=split, n_boot=10)
     bad = heldout_score(rows, {}, lambda p, d: truth ** 1.5, split=split, n_boot=10)
     assert 0.5 < good.misfit.reduced < 2.0
-    assert bad.misfit.reduced > 20 and bad.misfit.p_value < 1e-12  # the t -> z map compresses gross misfits
+    # a sign-flip p-value cannot go below its resolution: every other pattern scores lower
+    assert bad.misfit.reduced > 10 and bad.misfit.p_value == pytest.approx(bad.misfit.min_p)  # T <= S dof: bounded

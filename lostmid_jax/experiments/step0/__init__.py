@@ -17,7 +17,7 @@ any preset of nn.PRESETS can be chosen with --preset. Every comparison has
 its 95% CI (lostmid_jax.analysis.agreement).
 
 Writes config.json, units/*.npz, profiles.csv, metrics.csv, agreement.csv,
-alphas.csv, attention.csv, table.txt, verdict.txt and the figures
+nulls.csv, alphas.csv, attention.csv, table.txt, verdict.txt and the figures
 (overlay_<preset>, heatmap_<preset>, drawn from the CSVs alone); the same run
 directory resumes. Positions j and layers are 1-based, x = j/L.
 
@@ -122,13 +122,14 @@ def expected_time(cfg: Config) -> str:
 
 
 def records(result: Result) -> dict[str, list[dict]]:
-    """profiles.csv, metrics.csv, agreement.csv, alphas.csv, attention.csv (:mod:`.report`)."""
+    """profiles.csv, metrics.csv, agreement.csv, nulls.csv, alphas.csv, attention.csv (:mod:`.report`)."""
     from . import report
 
     plans = {p.preset: p for p in result.config.plans()}
     out = {"profiles.csv": report.profile_records(result.summaries),
            "metrics.csv": report.metric_records(result.summaries, plans),
            "agreement.csv": report.agreement_records(result.summaries),
+           "nulls.csv": report.null_records(result.summaries),
            "alphas.csv": report.alpha_records(result.summaries),
            "attention.csv": report.attention_records(result.summaries, result.config.heat_length),
            "content_scores.csv": [row for (name, variant), prior in result.priors.items()

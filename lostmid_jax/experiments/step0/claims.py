@@ -3,19 +3,17 @@
 Each of the paper's four Step-0 claims (arXiv:2603.10123; docs/theory.md §5:
 Spearman 0.99 and Wasserstein-1 0.02 against theory, Spearman 0.99 between
 RoPE on and off, peak-to-trough ~1e2 at init) is judged on each preset's
-"native" variant by the rule in :data:`.report.CLAIMS`, with the 95% CI of
-every number beside it, and one of these cases:
-
-- REPRODUCED: the measured value meets the rule;
-- NOT reproduced, within measurement noise: the rule is missed, but the CI
-  reaches the rule's threshold, or (Spearman claims) the noise ceiling is
-  below it, so no reference could reach it with this much noise;
-- NOT reproduced, systematic misfit: the CI excludes the threshold and the
-  log profile misses the reference by more than its per-position standard
-  errors (chi^2 of the log-profile residuals, p < 0.05; the statistic is given);
-- NOT reproduced: the CI excludes the threshold but the residuals stay within
-  the noise (the statistic is given);
-- not testable: one seed (no CI).
+"native" variant by the one verdict rule of :func:`lostmid_jax.stats.verdicts.decide`
+(docs/step0.md states it): REPRODUCED (the whole 95% interval meets the
+claim), REFUTED (the whole interval misses it, or the profile misses the
+reference beyond the seeds' noise: the sign-flip misfit test of
+:mod:`lostmid_jax.stats.misfit` overrides), or inconclusive (the interval
+straddles the claim, fewer than MIN_ROWS seeds, or nothing measured; with the
+seeds that would decide). A Spearman is judged after dividing by its noise
+ceiling, never by comparing the ceiling alone with the claim, and is labelled
+a monotonicity check: every theory row decreases, so null references (a plain
+decreasing ramp, theory rows at a far-apart constant a) are scored the same
+way beside it and any null that meets the claim is named.
 
 Nothing is rounded toward the paper.
 """
@@ -27,54 +25,52 @@ import math
 import numpy as np
 
 from ...stats.format import fmt, fmt_interval
+from ...stats.verdicts import decide
 from .report import CLAIMS, metric_ci
 
 SMOKE_NOTE = "(smoke run: too small to test the paper's claims)"
 CITE = "docs/theory.md §5"
-ALPHA = 0.05  # misfit significance level
 _THRESHOLD = {"spearman": 0.985, "onoff": 0.985, "wasserstein": 0.025}
 _PTT_RANGE = (1.5, 2.5)
+_SPEC = {"spearman": ".4f", "onoff": ".4f", "wasserstein": ".4f", "peak_to_trough": ".2f"}
 
 
 def _misfit_text(misfit) -> str:
     if misfit is None or math.isnan(misfit.chi2):
-        return "log-profile residuals: no per-position errors"
-    p = "< 1e-300" if misfit.p_value < 1e-300 else f"= {misfit.p_value:.2g}"
-    return f"log-profile residuals chi^2/dof = {misfit.reduced:.3g} over {misfit.dof} dof, p {p}"
+        return "misfit: not tested"
+    p = fmt(misfit.p_value, ".2g")
+    limit = "" if misfit.can_reject() else f"; {misfit_seeds_note(misfit)}"
+    return f"misfit T/dof = {misfit.reduced:.3g} over {misfit.dof} dof, sign-flip p = {p}{limit}"
 
 
-def judge(claim: str, value: float, ci: tuple[float, float], *, ceiling: float = math.nan,
-          misfit=None) -> str:
-    """The case that holds for ``claim`` (module docstring), with the paper's number and the rule."""
+def misfit_seeds_note(misfit) -> str:
+    """Why a misfit test with too few seeds cannot reject at 5%."""
+    return f"with these seeds the smallest sign-flip p is {misfit.min_p:.3g}: no misfit can be detected at 5%"
+
+
+def judge(claim: str, value: float, ci: tuple[float, float], *, rows: int, ceiling: float | None = None,
+          ceiling_ci: tuple[float, float] | None = None, misfit=None, nulls: dict | None = None) -> str:
+    """'OUTCOME (reason; misfit; paper number and rule)' for ``claim`` by :func:`~lostmid_jax.stats.verdicts.decide`.
+
+    Args:
+      claim: a key of CLAIMS.
+      value, ci: the measured value and its 95% interval.
+      rows: seeds behind it.
+      ceiling, ceiling_ci: the noise ceiling of a Spearman against theory (None: not a correlation with a
+        ceiling, e.g. the paired on/off Spearman).
+      misfit: the :class:`~lostmid_jax.stats.misfit.Misfit` of the same comparison (None: not run).
+      nulls: {name: the same metric for a null reference}.
+    """
     target, rule = CLAIMS[claim]
-    tail = f"paper {target:g}; rule: {rule}"
-    if value is None or math.isnan(value):
-        return f"not measured ({tail})"
+    misfit_p = None if misfit is None or math.isnan(misfit.p_value) else misfit.p_value
     if claim == "peak_to_trough":
-        lo_ok, hi_ok = _PTT_RANGE
-        if lo_ok <= value <= hi_ok:
-            return f"REPRODUCED ({tail})"
-        if math.isnan(ci[0]):
-            return f"not testable: one seed, no CI ({tail})"
-        if ci[0] <= hi_ok and ci[1] >= lo_ok:
-            return f"NOT reproduced, within measurement noise (the CI reaches [{lo_ok}, {hi_ok}]; {tail})"
-        return f"NOT reproduced (the CI excludes [{lo_ok}, {hi_ok}], {value - target:+.2f} decades; {tail})"
-    threshold = _THRESHOLD[claim]
-    higher_is_better = claim != "wasserstein"
-    met = value >= threshold if higher_is_better else value <= threshold
-    if met:
-        return f"REPRODUCED ({tail})"
-    if math.isnan(ci[0]):
-        return f"not testable: one seed, no CI ({tail})"
-    reaches = ci[1] >= threshold if higher_is_better else ci[0] <= threshold
-    if reaches:
-        return f"NOT reproduced, within measurement noise (the CI reaches {threshold:g}; {tail})"
-    if higher_is_better and ceiling < threshold:
-        return (f"NOT reproduced, within measurement noise (noise ceiling {ceiling:.3f} < {threshold:g}: "
-                f"no reference could reach it with these seeds; {tail})")
-    if misfit is not None and misfit.p_value < ALPHA:
-        return f"NOT reproduced, systematic misfit ({_misfit_text(misfit)}; {tail})"
-    return f"NOT reproduced (the CI excludes {threshold:g}; {_misfit_text(misfit)}; {tail})"
+        kind = dict(band=_PTT_RANGE)
+    else:
+        kind = dict(threshold=_THRESHOLD[claim], higher_is_better=claim != "wasserstein")
+    v = decide(value, ci, rows=rows, misfit_p=misfit_p, ceiling=ceiling, ceiling_ci=ceiling_ci, nulls=nulls,
+               spec=_SPEC[claim], **kind)
+    extra = f"; {_misfit_text(misfit)}" if misfit is not None else ""
+    return f"{v.outcome} ({v.reason}{extra}; paper {target:g}; rule: {rule})"
 
 
 def _cell(s: dict, name: str, spec: str, value=None) -> str:
@@ -126,39 +122,48 @@ def verdict(summaries: dict, *, smoke: bool = False) -> list[str]:
     from ...nn import PRESETS
 
     lines = [SMOKE_NOTE] if smoke else []
-    lines.append(f"Each claim of the paper (arXiv:2603.10123; {CITE}): value [95% CI] -> case")
+    lines.append(f"Each claim of the paper (arXiv:2603.10123; {CITE}): value [95% CI] -> REPRODUCED / REFUTED / "
+                 "inconclusive (docs/step0.md: the verdict rule)")
     for (name, variant), s in summaries.items():
         if variant != "native":
             continue
-        length = s["length"]
+        length, seeds = s["length"], s["seeds"]
         ag = s.get("agreement", {})
         misfit = s.get("misfit", {})
+        nulls = s.get("nulls", {})
         rope = PRESETS[name].position == "rope"
         off = summaries.get((name, "nopos"))
-        lines.append(f"{name} (L={length}, H={s['depth']}, {s['seeds']} seed(s)):")
+        lines.append(f"{name} (L={length}, H={s['depth']}, {seeds} seed(s)):")
         for kind, label in (("measured", "measured a_l"), ("fitted", f"fitted a = {s['a_fit']:.3f} "
                                                                      f"{fmt_interval(*metric_ci(s, 'a_fit'))}")):
             a = ag.get(("total", kind, length))
             ceiling = a.ceiling if a is not None else math.nan
+            ceiling_ci = a.ceiling_ci if a is not None else (math.nan, math.nan)
             rho, rho_ci = s[f"spearman_{kind}"], metric_ci(s, f"spearman_{kind}")
             w1, w1_ci = s[f"wasserstein_{kind}"], metric_ci(s, f"wasserstein_{kind}")
             m = misfit.get((kind, length))
-            lines.append(f"  Spearman vs theory, {label}: {rho:.4f} {fmt_interval(*rho_ci, '.4f')}, noise ceiling "
-                         f"{fmt(ceiling, '.4f')} {fmt_interval(*a.ceiling_ci if a else (math.nan,) * 2, '.4f')}: "
-                         f"{judge('spearman', rho, rho_ci, ceiling=ceiling, misfit=m)}")
+            null_rho = {n: v["spearman"] for n, v in nulls.items()}
+            null_w1 = {n: v["wasserstein"] for n, v in nulls.items()}
+            lines.append(f"  Spearman vs theory (a monotonicity check), {label}: {rho:.4f} "
+                         f"{fmt_interval(*rho_ci, '.4f')}, noise ceiling {fmt(ceiling, '.4f')} "
+                         f"{fmt_interval(*ceiling_ci, '.4f')}: "
+                         f"{judge('spearman', rho, rho_ci, rows=seeds, ceiling=ceiling, ceiling_ci=ceiling_ci, misfit=m, nulls=null_rho)}")
             lines.append(f"  Wasserstein vs theory, {label}: {w1:.4f} {fmt_interval(*w1_ci, '.4f')}: "
-                         f"{judge('wasserstein', w1, w1_ci, misfit=m)}")
+                         f"{judge('wasserstein', w1, w1_ci, rows=seeds, misfit=m, nulls=null_w1)}")
         label = "RoPE on vs off" if rope else "positions on vs off (not RoPE: not the paper's RoPE claim)"
         onoff = off["spearman_vs_native"] if off else math.nan
         onoff_ci = metric_ci(off, "spearman_vs_native") if off else (math.nan, math.nan)
         pair_misfit = off.get("misfit", {}).get(("native", length)) if off else None
         # no noise ceiling here: the pairs share their weights, so their noise is shared, not independent
         lines.append(f"  {label}: Spearman {fmt(onoff, '.4f')} {fmt_interval(*onoff_ci, '.4f')} (paired by seed): "
-                     f"{judge('onoff', onoff, onoff_ci, misfit=pair_misfit)}")
+                     f"{judge('onoff', onoff, onoff_ci, rows=off['seeds'] if off else 0, misfit=pair_misfit)}")
         ptt, ptt_ci = s["log10_peak_to_trough"], metric_ci(s, "log10_peak_to_trough")
         lines.append(f"  peak-to-trough: log10 {ptt:.2f} {fmt_interval(*ptt_ci, '.2f')} over all j "
                      f"({_cell(s, 'log10_peak_to_trough_body', '.2f')}"
                      f" over j < L; theory row {s['theory_log10_peak_to_trough']:.2f} "
                      f"{fmt_interval(*metric_ci(s, 'theory_log10_peak_to_trough'), '.2f')}): "
-                     f"{judge('peak_to_trough', ptt, ptt_ci)}")
+                     f"{judge('peak_to_trough', ptt, ptt_ci, rows=seeds)}")
+        if nulls:
+            lines.append("  null references scored the same way (Spearman, W1 vs the mean profile): " + "; ".join(
+                f"{n} {fmt(v['spearman'], '.4f')}, {fmt(v['wasserstein'], '.4f')}" for n, v in nulls.items()))
     return lines

@@ -83,6 +83,13 @@ COLUMNS: dict[str, dict[str, tuple[str, str]]] = {
         "reliability": meaning("reliability"),
         **misfit_meanings(note="total pathway"),
     },
+    "nulls.csv": {
+        **_KEYS,
+        "reference": ("null reference: 'ramp L..1' (a plain decreasing sequence) or 'theory a=A' (the theory row "
+                      "of constant a = A)", ""),
+        "spearman": meaning("spearman", profile=_TOTAL, reference="the null reference"),
+        "wasserstein": meaning("wasserstein", profile=_TOTAL, reference="the null reference"),
+    },
     "alphas.csv": {
         **_KEYS,
         "layer": ("layer l, 1..H", ""),

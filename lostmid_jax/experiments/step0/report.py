@@ -14,7 +14,7 @@ import numpy as np
 
 from ...stats import profile_metrics as metrics
 from ...stats.agreement import agreement
-from ...stats.misfit import log_misfit, misfit_columns
+from ...stats.misfit import misfit_columns, misfit_test
 from ...analysis.request import PATHWAYS
 from ...analysis.step0_summary import (BINS, LOOP_BOOT, bin_choices, intervals, pathway_summary,  # noqa: F401
                                        summarize_variant)
@@ -36,7 +36,7 @@ CLAIMS = {
 def summarize(results: dict, band: float = 0.1, priors: dict | None = None, *, n_boot: int = 0,
               seed: int = 0) -> dict:
     """{(preset, variant): summary}, plus each variant's Spearman against the preset's "native"
-    (with ``n_boot`` > 0: its agreement, paired by seed, and the paired log-profile misfit).
+    (with ``n_boot`` > 0: its agreement, paired by seed, and the paired misfit test).
 
     ``priors``: {(preset, variant): theory prior} (default: causal for all)."""
     priors = priors or {}
@@ -54,10 +54,16 @@ def summarize(results: dict, band: float = 0.1, priors: dict | None = None, *, n
             for bins in bin_choices(s["length"]):
                 s["agreement"][("total", "native", bins)] = agreement(on, ref, bins=bins, n_boot=boot, seed=seed)
                 if paired and on.shape[0] >= 2:
-                    s["misfit"][("native", bins)] = log_misfit(on, ref, bins=bins)
+                    s["misfit"][("native", bins)] = misfit_test(on, ref, bins=bins)
             pair = s["agreement"][("total", "native", s["length"])]
             s["ci"]["spearman_vs_native"], s["ci"]["wasserstein_vs_native"] = pair.spearman_ci, pair.wasserstein_ci
     return out
+
+
+def null_records(summaries: dict) -> list[dict]:
+    """Rows of nulls.csv: one per (preset, variant, null reference) (:func:`~lostmid_jax.analysis.step0_summary.null_references`)."""
+    return [dict(preset=name, variant=variant, reference=ref, **scores)
+            for (name, variant), s in summaries.items() for ref, scores in s.get("nulls", {}).items()]
 
 
 def profile_records(summaries: dict) -> list[dict]:
