@@ -19,12 +19,11 @@ receives copies of the fitting rows only (profiles and every per-row array of
 
   (bins where either is 0 are left out), with the same row bootstrap's 95%
   basic interval (:func:`lostmid_jax.stats.agreement.row_bootstrap_ci`);
-- the misfit statistic (:func:`lostmid_jax.stats.misfit.log_misfit`): the
-  same log residuals, free scale removed, in units of their per-bin standard
-  errors over the scored rows; chi2 / dof is about 1 when the reference
-  differs from the truth by no more than the measurement noise, much larger
-  for a systematic misfit. It needs >= 4 scored rows (NaN otherwise): with
-  fewer, the per-bin standard errors are too noisy to divide by.
+- the misfit test (:func:`lostmid_jax.stats.misfit.misfit_test`) of the
+  scored rows against the reference: relative residuals per seed in at most
+  16 bins, T / dof about 1 within independent noise, its p-value calibrated
+  by flipping the signs of whole seeds (the smallest p of S rows is 2 / 2^S).
+  It needs >= 4 scored rows (NaN otherwise).
 
 split_halves permutes 0..S-1 with ``numpy.random.default_rng(seed)`` and puts
 the first floor(S/2) in the fitting half (sorted), the rest in the scored half.
@@ -40,7 +39,7 @@ import numpy as np
 from ..validation import check_int
 from ._profiles import normalized
 from .agreement import Agreement, agreement, row_bootstrap_ci
-from .misfit import Misfit, log_misfit
+from .misfit import Misfit, misfit_test
 
 
 MISFIT_ROWS = 4  # scored rows the misfit statistic needs
@@ -85,7 +84,7 @@ class HeldoutScore:
     Attributes:
       agreement: Spearman, W1, their CIs and the ceiling of the scored rows (:class:`Agreement`).
       rms_log, rms_log_ci: rms log error (module docstring) and its 95% CI.
-      misfit: :func:`~lostmid_jax.stats.misfit.log_misfit` of the scored rows (NaN with < 4 scored rows).
+      misfit: :func:`~lostmid_jax.stats.misfit.misfit_test` of the scored rows (NaN with < 4 scored rows).
       reference: [L] the reference the predictor returned.
       split: the rows used for fitting and for scoring.
     """
@@ -141,7 +140,7 @@ def heldout_score(profiles, data: dict, predict, *, split: Split, bins: int | No
     ci = (math.nan, math.nan)
     if len(split.score) >= 2 and n_boot > 0 and math.isfinite(rms):
         ci = row_bootstrap_ci(p, lambda m: rms_log_error(m, q), n_boot=n_boot, seed=seed, bounds=(0.0, math.inf))
-    misfit = (log_misfit(scored, reference, bins=bins) if len(split.score) >= MISFIT_ROWS
+    misfit = (misfit_test(scored, reference, bins=bins) if len(split.score) >= MISFIT_ROWS
               else Misfit(math.nan, 0, math.nan))
     return HeldoutScore(agreement=agr, rms_log=rms, rms_log_ci=ci, misfit=misfit, reference=reference, split=split)
 
