@@ -12,7 +12,9 @@ Shapes: E examples, k passages (p = 1..k, the fact's passage), T prompt ids, C a
 One module per idea: documents (the generator and the paired design),
 tokenizer (reading the model's tokenizer; a word-level one built with the
 `tokenizers` library), scoring (log-probabilities, ranks, exact match),
-position_test (intervals and the paired middle-vs-ends difference).
+position_test (intervals and the paired middle-vs-ends difference),
+checkpoint (the model a probe runs on: a checkpoint and its tokenizer, or the
+tiny random Llama of --smoke; the probe set from an experiment's fields).
 Attention received per key and the valley fit live with the other
 measurements: :func:`lostmid_jax.analysis.attention_received`,
 :func:`lostmid_jax.stats.valley.valley_fit`.
@@ -42,7 +44,7 @@ _EXPORTS = {
     "middle_passages": ".position_test",
     "position_test": ".position_test",
 }
-_SUBMODULES = ("documents", "position_test", "scoring", "tokenizer")
+_SUBMODULES = ("checkpoint", "documents", "position_test", "scoring", "tokenizer")
 
 __all__ = sorted(_EXPORTS) + list(_SUBMODULES)
 

@@ -11,20 +11,15 @@ from __future__ import annotations
 import dataclasses
 import pathlib
 
+from ...probes.checkpoint import RANDOM_TINY, check_text_inputs, checkpoint_title, tiny_config
 from ...validation import check_bool_like, check_choice, check_float, check_int
 
-RANDOM_TINY = "random:tiny-llama"
-"""``weights`` of --smoke: a tiny random Llama written with save_hf, with a word-level tokenizer."""
 MODES = ("text", "tokens")
 METHODS = ("auto", "exact", "randomized")
 EXACT_MAX_WIDTH = 256  # method "auto": exact influence profiles up to this width, randomized above
 SMOKE = {"weights": RANDOM_TINY, "passages": 3, "lengths": (32, 48), "examples": 6, "candidates": 3,
          "attention_examples": 3, "profile_examples": 2, "heat_bins": 16, "n_boot": 200, "batch": 6}
 SMOKE_HELP = "a tiny random Llama with a word-level tokenizer (written here, offline), 6 examples, T = 32 and 48"
-# the tiny random checkpoint of --smoke: Llama layout (RMSNorm, SwiGLU, RoPE), width 32, 2 layers
-TINY_LLAMA = dict(depth=2, width=32, heads=4, kv_heads=2, mlp_width=64, rope_theta=1e4, rope_scaling=None,
-                  max_positions=512)
-TINY_SEED = 1234
 TINY_GAIN = 5.0  # its weight matrices are scaled by this (std 0.1), so its attention is not uniform
 
 
@@ -113,11 +108,7 @@ class Config:
         if model_cfg.vocab_size is None:
             raise ValueError("weights: the checkpoint has no vocabulary (config.json without vocab_size)")
         if self.mode == "text":
-            self.tokenizer_files()
-            if self.corpus is not None:
-                self.read_corpus()
-            if self.facts is not None and len(self.read_facts()) < 2:
-                raise ValueError("facts: the file must hold >= 2 facts (the paired gap needs 2 examples)")
+            check_text_inputs(self)
 
     # ---------------------------------------------------------------- the checkpoint
     def checkpoint(self) -> pathlib.Path | None:
@@ -133,27 +124,6 @@ class Config:
 
         return checkpoint_config(self.weights, allow_download=self.allow_download)
 
-    def tokenizer_files(self) -> None:
-        """Text mode: the checkpoint must carry a tokenizer (ValueError naming ``weights``)."""
-        path = self.checkpoint()
-        if path is None:
-            return
-        names = ("tokenizer.json", "tokenizer.model", "vocab.json", "spiece.model")
-        if not any((path / n).is_file() and not (path / n).is_symlink() for n in names):
-            raise ValueError(f"weights: the checkpoint {self.weights!r} holds no tokenizer (tokenizer.json, "
-                             "tokenizer.model or vocab.json); the text probe needs one: add it, or pass "
-                             "--mode tokens (keys and values as token ids, no tokenizer)")
-
-    def read_corpus(self):
-        from ...probes.documents import read_corpus
-
-        return read_corpus(self.corpus)
-
-    def read_facts(self):
-        from ...probes.documents import read_facts
-
-        return read_facts(self.facts)
-
     def resolved_method(self, width: int) -> str:
         """The influence profile method for a model of width D."""
         if self.method != "auto":
@@ -163,18 +133,7 @@ class Config:
     @property
     def title(self) -> str:
         """The checkpoint's name in titles."""
-        if self.weights == RANDOM_TINY:
-            return "tiny random Llama"
-        path = pathlib.Path(self.weights)
-        return path.resolve().name if path.is_dir() else self.weights
-
-
-def tiny_config():
-    """The DecoderConfig of the --smoke checkpoint (a Llama layout over the word tokenizer's vocabulary)."""
-    from ...nn import preset
-    from ...probes.documents import builtin_vocabulary
-
-    return preset("llama-3.2-1b", vocab_size=len(builtin_vocabulary()) + 2, **TINY_LLAMA)
+        return checkpoint_title(self.weights)
 
 
 __all__ = ["Config", "MODES", "RANDOM_TINY", "SMOKE", "SMOKE_HELP", "tiny_config"]

@@ -14,54 +14,22 @@ dip would be.
 from __future__ import annotations
 
 import logging
-import pathlib
 import time
 
 import numpy as np
 
-from .config import TINY_GAIN, TINY_SEED, Config, tiny_config
+from .config import TINY_GAIN, Config
 
 _LOG = logging.getLogger(__name__)
 
 
-def write_tiny(path: pathlib.Path) -> pathlib.Path:
-    """The --smoke checkpoint: a random tiny Llama (save_hf) and a word-level tokenizer over the built-in
-    generator's words (the `tokenizers` library), in ``path``. Its weight matrices are scaled by TINY_GAIN
-    (std 0.02 -> 0.1) so that its attention is not uniform: a stand-in for a trained model, whose Step-0
-    init (std 0.02, from the same config) the diagnosis then compares it with."""
-    import jax
-    from flax import nnx
-
-    from ...nn import Decoder, save_hf
-    from ...probes.documents import builtin_vocabulary
-    from ...probes.tokenizer import save_tokenizer, word_tokenizer
-
-    model_cfg = tiny_config()
-    model = Decoder(model_cfg, rngs=nnx.Rngs(TINY_SEED))
-    params = nnx.state(model, nnx.Param)
-    nnx.update(model, jax.tree.map(lambda v: v * TINY_GAIN if v.ndim >= 2 else v, params))
-    save_hf(model, model_cfg, path)
-    save_tokenizer(word_tokenizer(builtin_vocabulary()), path)
-    return path
-
-
 def load(cfg: Config, run_dir):
-    """(DecoderConfig, Decoder, directory, tokenizer or None) of the checkpoint."""
-    from ...nn import load_hf
-    from ...probes.tokenizer import load_tokenizer
+    """(DecoderConfig, Decoder, directory, tokenizer or None) of the checkpoint (:func:`probes.checkpoint.
+    load_checkpoint`); the --smoke checkpoint's weight matrices are scaled by TINY_GAIN (std 0.02 -> 0.1) so that
+    its attention is not uniform: a stand-in for a trained model, compared with Step-0 inits of std 0.02."""
+    from ...probes.checkpoint import load_checkpoint
 
-    path = cfg.checkpoint()
-    if path is None:
-        import tempfile
-
-        path = pathlib.Path(run_dir) / "checkpoint" if run_dir is not None else \
-            pathlib.Path(tempfile.mkdtemp(prefix="lostmid_tiny_llama_"))
-        _LOG.info(f"writing a tiny random Llama (seed {TINY_SEED}) and a word-level tokenizer to {path}")
-        write_tiny(path)
-    tok = load_tokenizer(path) if cfg.mode == "text" else None
-    _LOG.info(f"loading {path} with nn.load_hf")
-    model_cfg, model = load_hf(path)
-    return model_cfg, model, path, tok
+    return load_checkpoint(cfg, run_dir, gain=TINY_GAIN)
 
 
 def probe_sets(cfg: Config, model_cfg, tok) -> dict:
@@ -71,16 +39,9 @@ def probe_sets(cfg: Config, model_cfg, tok) -> dict:
 
 def probe_set(cfg: Config, model_cfg, tok, length: int):
     """The probe of ``cfg`` at prompt length T = ``length`` for this model (text with its tokenizer, or ids)."""
-    from ...probes.documents import builtin_facts, text_probes, token_probes
+    from ...probes.checkpoint import build_probes
 
-    if cfg.mode == "tokens":
-        return token_probes(model_cfg.vocab_size, examples=cfg.examples, passages=cfg.passages, length=length,
-                            candidates=cfg.candidates, key_tokens=cfg.key_tokens, value_tokens=cfg.value_tokens,
-                            seed=cfg.seed)
-    facts = cfg.read_facts()[:cfg.examples] if cfg.facts is not None else builtin_facts(cfg.examples, seed=cfg.seed)
-    corpus = cfg.read_corpus() if cfg.corpus is not None else None
-    return text_probes(tok, facts, passages=cfg.passages, length=length, candidates=cfg.candidates,
-                       corpus=corpus, seed=cfg.seed)
+    return build_probes(cfg, tok, model_cfg.vocab_size, length)
 
 
 def middle_index(passages: int) -> int:
@@ -169,4 +130,4 @@ def measure(cfg: Config, model, probes_by_length: dict, *, progress: bool = True
                 length=first.length, seconds=seconds)
 
 
-__all__ = ["load", "measure", "middle_index", "probe_set", "probe_sets", "write_tiny"]
+__all__ = ["load", "measure", "middle_index", "probe_set", "probe_sets"]

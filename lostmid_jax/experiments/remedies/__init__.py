@@ -26,13 +26,12 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
-import pathlib
 
 import numpy as np
 
 from ...stats.columns import interval_meanings
 from ...stats.format import fmt_ci
-from .config import RANDOM_TINY, SMOKE, SMOKE_HELP, TINY_SEED, Config, tiny_config
+from .config import RANDOM_TINY, SMOKE, SMOKE_HELP, Config
 
 NAME = "remedies"
 VERDICT_TITLE = "inference-time remedies vs the unmodified model (paired over examples, 95% CIs)"
@@ -129,52 +128,6 @@ class Result:
     checkpoint: str
 
 
-def write_tiny_checkpoint(path: pathlib.Path) -> pathlib.Path:
-    """A tiny random Llama (save_hf) with the word-level tokenizer of the built-in probe vocabulary."""
-    from flax import nnx
-
-    from ...nn import Decoder, save_hf
-    from ...probes import builtin_vocabulary, save_tokenizer, word_tokenizer
-
-    model_cfg = tiny_config()
-    save_hf(Decoder(model_cfg, rngs=nnx.Rngs(TINY_SEED)), model_cfg, path)
-    save_tokenizer(word_tokenizer(builtin_vocabulary()), path)
-    return path
-
-
-def _load(cfg: Config, run_dir):
-    """(DecoderConfig, Decoder, directory, tokenizer or None); the tiny checkpoint is written first."""
-    from ...nn import load_hf
-    from ...probes import load_tokenizer
-
-    path = cfg.checkpoint()
-    if path is None:
-        import tempfile
-
-        path = pathlib.Path(run_dir) / "checkpoint" if run_dir is not None else \
-            pathlib.Path(tempfile.mkdtemp(prefix="lostmid_tiny_llama_"))
-        _LOG.info(f"writing a tiny random Llama checkpoint and word tokenizer to {path}")
-        write_tiny_checkpoint(path)
-    _LOG.info(f"loading {path} with nn.load_hf")
-    model_cfg, model = load_hf(path)
-    tok = load_tokenizer(path) if cfg.mode == "text" else None
-    return model_cfg, model, path, tok
-
-
-def build_probes(cfg: Config, tok, vocab_size: int):
-    """The unmodified probe set of ``cfg`` (text: the tokenizer; tokens: ids only)."""
-    from ...probes import builtin_facts, read_corpus, read_facts, text_probes, token_probes
-
-    if cfg.mode == "tokens":
-        return token_probes(vocab_size, examples=cfg.examples, passages=cfg.passages, length=cfg.length,
-                            candidates=cfg.candidates, key_tokens=cfg.key_tokens, value_tokens=cfg.value_tokens,
-                            low=cfg.low, seed=cfg.seed)
-    facts = read_facts(cfg.facts)[:cfg.examples] if cfg.facts else builtin_facts(cfg.examples, seed=cfg.seed)
-    corpus = read_corpus(cfg.corpus) if cfg.corpus else None
-    return text_probes(tok, facts, passages=cfg.passages, length=cfg.length, candidates=cfg.candidates,
-                       corpus=corpus, seed=cfg.seed)
-
-
 def marker_ids(cfg: Config, tok) -> list[int]:
     """The marker's ids: a token id, or the string encoded with the tokenizer (ValueError naming ``marker``)."""
     if cfg.marker.isdigit():
@@ -201,8 +154,10 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
     from ...probes.remedies import apply_remedy, parse_remedy
     from ...probes.remedy_effects import compare, measure
 
-    model_cfg, model, path, tok = _load(cfg, run_dir)
-    probes = build_probes(cfg, tok, model_cfg.vocab_size)
+    from ...probes.checkpoint import build_probes, load_checkpoint
+
+    model_cfg, model, path, tok = load_checkpoint(cfg, run_dir)
+    probes = build_probes(cfg, tok, model_cfg.vocab_size, cfg.length)
     ids = marker_ids(cfg, tok) if any(r.startswith("markers") for r in cfg.remedies) else None
     sizes = dict(attention_examples=cfg.attention_examples, influence_examples=cfg.influence_examples,
                  batch=cfg.batch, theory_a=cfg.theory_a, n_boot=cfg.n_boot, seed=cfg.seed)
@@ -382,5 +337,5 @@ def describe(result: Result) -> str:
     return f"{len(result.remedies)} remedies x {result.base.result.examples} examples"
 
 
-__all__ = ["COLUMNS", "Config", "NAME", "Result", "SMOKE", "SMOKE_HELP", "build_probes", "describe", "figures",
-           "marker_ids", "records", "run", "summary", "table", "theory_text", "verdict", "write_tiny_checkpoint"]
+__all__ = ["COLUMNS", "Config", "NAME", "Result", "SMOKE", "SMOKE_HELP", "describe", "figures",
+           "marker_ids", "records", "run", "summary", "table", "theory_text", "verdict"]

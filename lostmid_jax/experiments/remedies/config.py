@@ -11,10 +11,9 @@ from __future__ import annotations
 import dataclasses
 import pathlib
 
+from ...probes.checkpoint import RANDOM_TINY, check_text_inputs, checkpoint_title, tiny_config
 from ...validation import check_bool_like, check_choice, check_float, check_int
 
-RANDOM_TINY = "random:tiny-llama"
-"""``weights`` of --smoke: a tiny random Llama written with save_hf, with a word-level tokenizer."""
 MODES = ("text", "tokens")
 DEFAULT_REMEDIES = ("rope_base:4", "rope_scaling:linear:2", "rope_scaling:dynamic:2", "rope_scaling:yarn:2",
                     "markers:0.25/0.5/0.75", "reorder:first", "reorder:last", "sinks:4:256")
@@ -22,9 +21,6 @@ SMOKE = {"weights": RANDOM_TINY, "passages": 3, "length": 48, "examples": 6, "ca
          "attention_examples": 2, "influence_examples": 2, "n_boot": 200, "batch": 6,
          "remedies": ("rope_base:4", "rope_scaling:yarn:4:16", "markers:0.5", "reorder:last", "sinks:2:16")}
 SMOKE_HELP = "a tiny random Llama with a word-level tokenizer (written here, offline), 6 examples, T = 48, 5 remedies"
-TINY_LLAMA = dict(depth=2, width=32, heads=4, kv_heads=2, mlp_width=64, rope_theta=1e4, rope_scaling=None,
-                  max_positions=512)
-TINY_SEED = 1234
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -119,16 +115,7 @@ class Config:
                              f"positions but the checkpoint's learned position table holds "
                              f"max_positions={model_cfg.max_positions}")
         if self.mode == "text":
-            self.tokenizer_files()
-            if self.corpus is not None:
-                from ...probes.documents import read_corpus
-
-                read_corpus(self.corpus)
-            if self.facts is not None:
-                from ...probes.documents import read_facts
-
-                if len(read_facts(self.facts)) < 2:
-                    raise ValueError("facts: the file must hold >= 2 facts (the paired intervals need 2 examples)")
+            check_text_inputs(self)
 
     @property
     def positions_needed(self) -> int:
@@ -152,30 +139,10 @@ class Config:
 
         return checkpoint_config(self.weights, allow_download=self.allow_download)
 
-    def tokenizer_files(self) -> None:
-        """Text mode: the checkpoint must carry a tokenizer (ValueError naming ``weights``)."""
-        path = self.checkpoint()
-        names = ("tokenizer.json", "tokenizer.model", "vocab.json", "spiece.model")
-        if path is not None and not any((path / n).is_file() and not (path / n).is_symlink() for n in names):
-            raise ValueError(f"weights: the checkpoint {self.weights!r} holds no tokenizer (tokenizer.json, "
-                             "tokenizer.model or vocab.json); the text probe needs one: add it, or pass "
-                             "--mode tokens (keys and values as token ids, no tokenizer)")
-
     @property
     def title(self) -> str:
         """The checkpoint's name in titles."""
-        if self.weights == RANDOM_TINY:
-            return "tiny random Llama"
-        path = pathlib.Path(self.weights)
-        return path.resolve().name if path.is_dir() else self.weights
-
-
-def tiny_config():
-    """The DecoderConfig of the --smoke checkpoint (a Llama layout over the word tokenizer's vocabulary)."""
-    from ...nn import preset
-    from ...probes.documents import builtin_vocabulary
-
-    return preset("llama-3.2-1b", vocab_size=len(builtin_vocabulary()) + 2, **TINY_LLAMA)
+        return checkpoint_title(self.weights)
 
 
 __all__ = ["Config", "DEFAULT_REMEDIES", "MODES", "RANDOM_TINY", "SMOKE", "SMOKE_HELP", "tiny_config"]
