@@ -25,8 +25,10 @@ mask class and its ``allows``; 1/|S_i| is what uniform attention gives each):
 
 With a batch [B, ...] both profiles are averaged over the B inputs (the
 denominator does not depend on the input, so the mean of ratios is the ratio
-of the means). The probabilities come from ``nn.Capture(probs=True)``
-(H N L^2 numbers per input: keep L moderate).
+of the means). The probabilities come from ``nn.Capture(probs=True)``: one
+forward per input holds every layer's H N L^2 float32 probabilities (4 GB for
+H = N = 32 at L = 1024; keep L moderate); only the chosen layers' column sums
+[H', N, L] are kept.
 """
 
 from __future__ import annotations
@@ -121,17 +123,19 @@ def _check_layers(layers, depth: int) -> np.ndarray:
     return np.asarray([int(v) % depth for v in values])
 
 
+def _per_input(model, x, layers):
+    """Yield each input's attention probabilities of the chosen layers, [H', N, L, L] (a jax array)."""
+    h = _check_x(model, x)
+    chosen = jnp.asarray(_check_layers(layers, model.cfg.depth))
+    graphdef, state = nnx.split(model)
+    for row in h:  # one input at a time: H N L^2 probabilities each
+        yield _intermediates(graphdef, state, row, capture=_PROBS_ONLY, execution=Execution()).attn_probs[chosen]
+
+
 def attention_probs_batch(model, x, *, layers=None) -> np.ndarray:
     """Mean attention probabilities over the inputs: [H', N, L, L] float64 (x, layers as attention_received)."""
-    h = _check_x(model, x)
-    chosen = _check_layers(layers, model.cfg.depth)
-    graphdef, state = nnx.split(model)
-    total = None
-    for row in h:  # one input at a time: H N L^2 probabilities each
-        probs = _intermediates(graphdef, state, row, capture=_PROBS_ONLY, execution=Execution()).attn_probs
-        probs = np.asarray(probs, np.float64)[chosen]
-        total = probs if total is None else total + probs
-    return total / h.shape[0]
+    probs = [np.asarray(p, np.float64) for p in _per_input(model, x, layers)]
+    return np.mean(probs, axis=0)
 
 
 def attention_received(model, x, *, layers=None) -> tuple[np.ndarray, np.ndarray]:
@@ -155,9 +159,9 @@ def attention_received(model, x, *, layers=None) -> tuple[np.ndarray, np.ndarray
     if cfg.mask == "document":
         raise ValueError("model: attention_received does not take mask 'document' models (segment ids are "
                          "given per call); use a causal, window, sinks or prefix-LM mask")
-    probs = attention_probs_batch(model, x, layers=layers)
-    length = probs.shape[-1]
-    received = probs.sum(axis=-2)  # [H', N, L]: sum over queries i
+    sums = [np.asarray(p.sum(axis=-2), np.float64) for p in _per_input(model, x, layers)]  # [H', N, L] each
+    received = np.mean(sums, axis=0)  # sum over queries i, mean over inputs
+    length = received.shape[-1]
     expected = uniform_share(allowed_keys(cfg, length)).sum(axis=0)  # [L]: sum_{i sees j} 1 / |S_i|
     return received / length, received / expected
 
