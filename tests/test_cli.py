@@ -53,6 +53,33 @@ def test_help_shows_defaults_and_smoke_sizes(capsys):
     assert "--config FILE" in text
 
 
+def test_a_misspelt_flag_gets_the_subcommands_usage_and_a_suggestion(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["step0", "--lenght", "64"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2
+    assert "usage: lostmid step0" in err and "did you mean --length" in err and "Traceback" not in err
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["sweep", "--zzzzzz"])  # nothing close: no suggestion, still the subcommand's usage
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "usage: lostmid sweep" in err and "did you mean" not in err
+
+
+def test_help_lists_the_choices(capsys):
+    from lostmid_jax.nn.presets import PRESETS
+
+    with pytest.raises(SystemExit):
+        cli.main(["step0", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    presets = text[text.index("--presets PRESETS"):text.index("--full, --no-full")]
+    assert all(name in presets.replace("- ", "-") for name in PRESETS)
+    length = text[text.index("--length LENGTH "):text.index("--method METHOD ")]
+    from lostmid_jax.experiments.step0.config import DEFAULT_PRESETS
+
+    named = [name for name in PRESETS if f"{name} " in length.replace("- ", "-")]
+    assert named and set(named) <= set(DEFAULT_PRESETS), named
+
+
 def test_value_parsers_follow_the_field_types():
     assert int_list("1-3,8") == (1, 2, 3, 8)
     assert value_parser(float | None)("none") is None

@@ -77,13 +77,31 @@ def _run_dir_module(kind: str):
     return importlib.import_module(f"{__name__}.{kind}")
 
 
+def _unknown_flags(parser: argparse.ArgumentParser, command: str, unknown: list[str]):
+    """Exit 2 with the subcommand's own usage, naming the unknown arguments and the closest flags."""
+    import difflib
+
+    sub = next(a for a in parser._subparsers._group_actions if isinstance(a, argparse._SubParsersAction))
+    sub = sub.choices[command]
+    options = [o for action in sub._actions for o in action.option_strings if o.startswith("--")]
+    hints = []
+    for arg in unknown:
+        flag = arg.split("=", 1)[0]
+        close = difflib.get_close_matches(flag, options, n=1, cutoff=0.6) if flag.startswith("-") else []
+        if close:
+            hints.append(f"did you mean {close[0]} (not {flag})?")
+    sub.error(f"unrecognized arguments: {' '.join(unknown)}" + (f"; {' '.join(hints)}" if hints else ""))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``lostmid`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in argv if not a.startswith("-")), None)
     commands = _commands()
     parser = build_parser(command if command in commands else None)
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        _unknown_flags(parser, args.command, unknown)
     kind = commands[args.command][0]
     try:
         if kind == "theory":

@@ -198,15 +198,20 @@ def _show(value) -> str:
 
 
 def add_flags(parser: argparse.ArgumentParser, cls, *, aliases=None, hidden=frozenset(),
-              smoke: dict | None = None) -> list[Flag]:
-    """Add one flag per field of ``cls`` to ``parser`` (dest = dotted path; absent flags are not set)."""
+              smoke: dict | None = None, choices: dict | None = None) -> list[Flag]:
+    """Add one flag per field of ``cls`` to ``parser`` (dest = dotted path; absent flags are not set).
+
+    ``choices``: {dotted path: the values a field accepts}, listed in its help ("choices: a, b, c")."""
     out = flags(cls, aliases=aliases, hidden=hidden)
     group = parser.add_argument_group("experiment configuration (fields of "
                                       f"{cls.__module__}.{cls.__qualname__})")
     for flag in out:
         default = _default_of(cls, flag.path)
         doc = _doc_of(cls, flag.path)
-        help_text = f"{doc} (default: {_show(default)}"
+        help_text = doc
+        if choices and flag.path in choices:
+            help_text += f" Choices: {', '.join(map(str, choices[flag.path]))}."
+        help_text += f" (default: {_show(default)}"
         if smoke and flag.path in smoke:
             help_text += f"; --smoke: {_show(smoke[flag.path])}"
         help_text += ")"

@@ -98,7 +98,8 @@ def build_parser(name: str, prog: str | None = None, parser: argparse.ArgumentPa
     if parser is None:
         parser = argparse.ArgumentParser(prog=prog or name, description=(exp.__doc__ or "").splitlines()[0])
     flag_list = add_flags(parser, exp.Config, aliases=getattr(exp, "CLI_ALIASES", None),
-                          hidden=getattr(exp, "CLI_HIDDEN", frozenset()), smoke=_smoke_paths(exp))
+                          hidden=getattr(exp, "CLI_HIDDEN", frozenset()), smoke=_smoke_paths(exp),
+                          choices=getattr(exp, "CLI_CHOICES", None))
     add_run_arguments(parser, exp)
     return parser, flag_list
 

@@ -35,7 +35,8 @@ import pathlib
 
 from .columns import COLUMNS
 from .config import (DEFAULT_PLANS, DEFAULT_PRESETS, FULL_PRESETS, FULL_SECONDS_PER_UNIT, SMOKE, Config,
-                     PresetPlan, default_plan, model_config, variant_overrides)
+                     INPUTS, METHODS, PresetPlan, default_plan, model_config, variant_overrides)
+from ...nn.presets import PRESETS as _PRESETS
 
 _LOG = logging.getLogger(__name__)
 
@@ -47,6 +48,7 @@ RESUMABLE = True
 USES_DEVICES = True
 CLI_ALIASES = {"preset": "presets", "dtype": "param_dtype"}
 CLI_HIDDEN = frozenset({"smoke"})  # set by --smoke (SMOKE), not a flag of its own
+CLI_CHOICES = {"presets": tuple(_PRESETS), "method": METHODS, "input": INPUTS}  # listed in --help
 
 
 @dataclasses.dataclass(frozen=True)

@@ -121,10 +121,10 @@ class Config:
     """Arguments of the Step-0 Jacobian experiment; validated at construction.
 
     Attributes:
-      presets: nn preset names to run (any key of nn.PRESETS; default toy-deep and gpt2-small).
+      presets: nn preset names to run, comma-separated (keys of nn.PRESETS).
       full: also run FULL_PRESETS (qwen2-0.5b), after printing the expected time.
       length: L >= 2 positions for every preset; none keeps each preset's plan
-        (toy 1024, gpt2 1024, qwen2 2048).
+        (toy-deep 512, gpt2-small 1024).
       method: "exact", "randomized" or "one-pass" for every preset; none keeps
         each preset's plan (toy exact, the others randomized).
       probes: Gaussian probes of "randomized"; none keeps each preset's plan.
