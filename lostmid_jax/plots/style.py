@@ -73,6 +73,9 @@ RC = {
     "axes.unicode_minus": True,
     "savefig.bbox": "tight",
     "savefig.pad_inches": 0.05,
+    "pdf.fonttype": 42,  # TrueType (Type 42) fonts in PDF and PS: journals refuse Type 3
+    "ps.fonttype": 42,
+    "svg.fonttype": "none",  # SVG text stays <text> (editable), not glyph paths
 }
 """The rc settings of :func:`context` (colours are set from :data:`PALETTE`)."""
 
