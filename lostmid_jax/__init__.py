@@ -58,3 +58,18 @@ loads no jax, flax, matplotlib or tqdm.
 """
 
 __version__ = "0.1.0"
+
+
+def _quiet_cache_warnings():
+    """XLA's false cache warnings hidden whatever was imported first (compile_cache.quiet_if_cached);
+    checked only when jax is already loaded or a cache folder is set, so this import stays free of jax."""
+    import os
+    import sys
+
+    if "jax" in sys.modules or os.environ.get("JAX_COMPILATION_CACHE_DIR"):
+        from . import compile_cache
+
+        compile_cache.quiet_if_cached()
+
+
+_quiet_cache_warnings()

@@ -23,8 +23,9 @@ Switches:
 
 The cache holds compiled programs only (keyed by the program, the JAX
 version and the flags), never results; deleting the folder is always safe.
-While it is on, XLA's error-level log lines are hidden (TF_CPP_MIN_LOG_LEVEL=3,
-unless set): jaxlib 0.10 logs a false CPU-feature mismatch (the tuning flags
+While it is on, XLA's error-level C++ log lines are hidden (TF_CPP_MIN_LOG_LEVEL=3,
+unless set; :func:`quiet_cache_warnings`, also when jax was imported first, and at the import of
+lostmid_jax when a cache is already on): jaxlib 0.10 logs a false CPU-feature mismatch (the tuning flags
 +prefer-no-gather/+prefer-no-scatter, jax-ml/jax#38445) for every program it
 loads from the cache, although the program loads and runs.
 
@@ -136,9 +137,47 @@ def enable(directory: str | os.PathLike | None = None) -> pathlib.Path:
         "jax_compilation_cache_max_size": MAX_BYTES,
         "jax_enable_compilation_cache": True,
     }
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # read when jaxlib starts (see the module docstring)
     _apply(settings)
+    quiet_cache_warnings()
     return path
+
+
+_CPP_LEVEL = "TF_CPP_MIN_LOG_LEVEL"
+_QUIET_LEVEL = 3
+
+
+def quiet_cache_warnings() -> bool:
+    """Hide XLA's error-level C++ log lines (the false "could lead to execution errors such as SIGILL"
+    message of every program loaded from the cache, module docstring), whether or not jax is imported yet.
+
+    Before jaxlib loads: TF_CPP_MIN_LOG_LEVEL=3, which jaxlib reads once when it starts. After: the same
+    level set in jaxlib's logger directly (absl's minimum log level, what jax.config's jax_logging_level
+    sets), since the environment is no longer read. A TF_CPP_MIN_LOG_LEVEL the user set is respected as
+    is (0 shows every line; a 1 found after jax is imported is jax's own default, not a choice). Python errors (exceptions, Python logging) are untouched. Returns whether
+    the level was set here.
+    """
+    level = os.environ.get(_CPP_LEVEL, "")
+    jax_default = level == "1" and "jax" in sys.modules  # importing jax sets 1 when nothing was set
+    if level not in ("", str(_QUIET_LEVEL)) and not jax_default:
+        return False  # the user's own choice
+    os.environ[_CPP_LEVEL] = str(_QUIET_LEVEL)
+    if "jaxlib" in sys.modules or "jax" in sys.modules:
+        try:
+            from jax._src.lib import utils
+        except ImportError:  # a jaxlib without the hook: nothing more to do
+            return True
+        setter = getattr(utils, "absl_set_min_log_level", None)
+        if setter is not None:
+            setter(_QUIET_LEVEL)
+    return True
+
+
+def quiet_if_cached() -> bool:
+    """:func:`quiet_cache_warnings` when a persistent compilation cache is already on (jax's own setting or
+    ours); what importing lostmid_jax calls, so that the order of imports does not matter."""
+    if active_dir() is None:
+        return False
+    return quiet_cache_warnings()
 
 
 def disable() -> None:
@@ -174,4 +213,4 @@ def active_dir() -> pathlib.Path | None:
 
 
 __all__ = ["ENV_DIR", "ENV_SWITCH", "MAX_BYTES", "MIN_COMPILE_SECONDS", "active_dir", "cache_root", "configure",
-           "default_dir", "disable", "enable", "machine_tag", "wanted"]
+           "default_dir", "disable", "enable", "machine_tag", "quiet_cache_warnings", "quiet_if_cached", "wanted"]

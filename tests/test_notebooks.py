@@ -50,3 +50,28 @@ def test_no_library_code_selects_a_matplotlib_backend():
     offenders = [p.relative_to(ROOT) for p in (ROOT / "lostmid_jax").rglob("*.py")
                  if "matplotlib.use(" in p.read_text() or "pyplot.switch_backend" in p.read_text()]
     assert not offenders
+
+
+@pytest.mark.slow
+def test_training_notebook_from_a_warm_cache_prints_no_xla_warning(monkeypatch, tmp_path):
+    """The notebook imports jax (through lostmid_jax) before compile_cache.configure(): run twice on one
+    compilation cache, the second run loads its programs from disk and must not print jaxlib's false
+    "could lead to execution errors such as SIGILL" alarm (kernel stderr is a cell output in Jupyter)."""
+    path = ROOT / "notebooks" / "training_dynamics.py"
+    monkeypatch.setenv("LOSTMID_SMOKE", "1")
+    monkeypatch.setenv("LOSTMID_COMPILE_CACHE", "1")
+    monkeypatch.setenv("LOSTMID_COMPILE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
+    monkeypatch.delenv("TF_CPP_MIN_LOG_LEVEL", raising=False)
+    monkeypatch.delenv("MPLBACKEND", raising=False)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    texts = []
+    for attempt in range(2):
+        monkeypatch.setenv("LOSTMID_RUNS", str(tmp_path / f"runs{attempt}"))
+        notebook = jupytext.read(path)
+        nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3",
+                                resources={"metadata": {"path": str(path.parent)}}).execute()
+        texts.append("".join(o.get("text", "") for c in notebook.cells if c.cell_type == "code"
+                             for o in c.get("outputs", []) if o.get("output_type") == "stream"))
+    assert any((tmp_path / "cache").rglob("*-cache")), "nothing was cached: the second run was not warm"
+    assert "SIGILL" not in texts[1] and "cpu_aot_loader" not in texts[1], texts[1][:2000]
