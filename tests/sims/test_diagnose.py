@@ -95,3 +95,19 @@ def test_tokens_mode_runs_without_a_tokenizer(bare_checkpoints, tmp_path):
     result = diagnose.run(cfg, None, progress=False)
     assert result.measured["tests"][24]["scores"].logprob.shape == (3, 3, 3)
     assert result.measured["attention"]["vs_uniform"].shape == (2, 1, 2, 24)
+
+
+def test_a_received_run_reads_back_without_its_checkpoint(smoke_run, tmp_path):
+    """load_run of a diagnose run whose checkpoint is elsewhere (and a hub id with downloads on) resolves
+    nothing: the config's own fields are checked, no directory looked up, no network."""
+    import shutil
+
+    from lostmid_jax.runs.load import load_run
+
+    copy = tmp_path / "received"
+    shutil.copytree(smoke_run, copy, ignore=shutil.ignore_patterns("checkpoint"))
+    config = json.loads((copy / "config.json").read_text())
+    config["config"].update(weights="someone/not-cached", allow_download=True)
+    (copy / "config.json").write_text(json.dumps(config))
+    run = load_run(copy)
+    assert run.config.weights == "someone/not-cached" and "accuracy" in run.tables

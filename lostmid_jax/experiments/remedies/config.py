@@ -12,6 +12,7 @@ import dataclasses
 import pathlib
 
 from ...probes.checkpoint import RANDOM_TINY, check_text_inputs, checkpoint_title, tiny_config
+from ...runs.config import reading_stored
 from ...validation import check_bool_like, check_choice, check_float, check_int
 
 MODES = ("text", "tokens")
@@ -105,7 +106,9 @@ class Config:
         for name in ("corpus", "facts"):
             if getattr(self, name) is not None and self.mode != "text":
                 raise ValueError(f"{name} is used by mode 'text' only, got mode={self.mode!r}")
-        model_cfg = self.model_config()
+        if reading_stored():  # a run read back: its own fields only, no checkpoint resolved (no hub, no network)
+            return
+        model_cfg = self.model_config().check_size()
         if model_cfg.vocab_size is None:
             raise ValueError("weights: the checkpoint has no vocabulary (config.json without vocab_size)")
         if self.marker.isdigit() and int(self.marker) >= model_cfg.vocab_size:
