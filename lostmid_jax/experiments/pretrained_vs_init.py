@@ -74,7 +74,11 @@ COLUMNS = {
         "valley_x": ("x = j/L of the seed-mean profile's smallest entry", ""),
         "valley_c": ("exponent c of the fit p_j ~ b |x - 1/2|^(-c), last token left out (c < 0: a U)", ""),
         "valley_r2": ("R^2 of that log-log fit", ""),
-        "seconds": ("measurement time of the model's units", "s"),
+    },
+    "timings.csv": {
+        "model": ("'pretrained' or 'init'", ""),
+        "seconds": ("measurement time of the model's units (wall clock: differs from run to run, so it is kept "
+                    "out of the result tables)", "s"),
     },
     "agreement.csv": {
         "model": ("the compared profiles: 'pretrained' or 'init' (S rows, one per seed)", ""),
@@ -408,13 +412,15 @@ def verdict_lines(result: Result) -> list[str]:
 
 
 def records(result: Result) -> dict[str, list[dict]]:
-    """metrics.csv, agreement.csv, profiles.csv, alphas.csv; content_scores.csv with --content-prior."""
+    """metrics.csv, agreement.csv, profiles.csv, alphas.csv, timings.csv (measurement times, apart from the
+    results); content_scores.csv with --content-prior."""
     from ..analysis.step0_measure import content_records
 
     out = {"metrics.csv": metric_records(result.config, result.model_config, result.summaries),
            "agreement.csv": agreement_records(result.agreements),
            "profiles.csv": profile_records(result.summaries),
-           "alphas.csv": alpha_records(result.summaries)}
+           "alphas.csv": alpha_records(result.summaries),
+           "timings.csv": [{"model": name, "seconds": s["seconds"]} for name, s in result.summaries.items()]}
     if result.config.content_prior:
         out["content_scores.csv"] = content_records(result.prior, result.config.length, model="init")
     return out

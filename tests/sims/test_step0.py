@@ -33,9 +33,10 @@ def run_dir(smoke_runs):
 def test_run_directory_contents(run_dir):
     names = {p.name for p in run_dir.iterdir()}
     assert {"config.json", "columns.csv", "profiles.csv", "metrics.csv", "agreement.csv", "nulls.csv", "alphas.csv",
-            "attention.csv", "table.txt", "verdict.txt", "overlay_toy.png", "heatmap_toy.png", "units"} <= names
+            "attention.csv", "table.txt", "verdict.txt", "overlay_toy.png", "heatmap_toy.png", "units",
+            "timings.csv"} <= names
     assert sorted(p.name for p in (run_dir / "units").iterdir()) == [
-        "toy__native__s0.npz", "toy__native__s1.npz", "toy__nopos__s0.npz", "toy__nopos__s1.npz"]
+        "timings.json", "toy__native__s0.npz", "toy__native__s1.npz", "toy__nopos__s0.npz", "toy__nopos__s1.npz"]
     config = json.loads((run_dir / "config.json").read_text())
     assert config["status"] == "done" and config["config"]["length"] == 16 and config["versions"]["jax"]
     assert config["peak_rss_gb"] > 0
@@ -164,11 +165,14 @@ def test_outputs_unchanged_by_the_move(run_dir, golden):
         assert len(new) == len(old)
         for k, (a, b) in enumerate(zip(old, new)):
             for column, value in a.items():
-                if column == "seconds":
+                if column == "seconds":  # a wall time: moved to timings.csv (issue 24), checked below
                     continue
                 if column in shift:
                     value = str(int(value) + shift[column])
                 assert _same_cell(value, b[column]), f"{name} row {k + 1} column {column}: {value} != {b[column]}"
+    timings = list(csv.DictReader(open(run_dir / "timings.csv")))
+    assert "seconds" not in new[0] and {(r["preset"], r["variant"]) for r in timings} == {
+        (r["preset"], r["variant"]) for r in _old_rows("metrics.csv")}
     table = (run_dir / "table.txt").read_text()
     old_table = (GOLDEN / "step0_toy16_table.txt").read_text().splitlines()[3:]  # the rows, header skipped
     printed = set(re.findall(r"(?<![\d.])\d+\.\d+(?:e[+-]\d+)?", table))
@@ -189,7 +193,7 @@ def test_columns_dictionary_covers_every_column(run_dir):
     from lostmid_jax.io import load_run
 
     run = load_run(run_dir)
-    assert set(run.tables) == {"profiles", "metrics", "agreement", "nulls", "alphas", "attention"}
+    assert set(run.tables) == {"profiles", "metrics", "agreement", "nulls", "alphas", "attention", "timings"}
     for stem, frame in run.tables.items():
         described = COLUMNS[f"{stem}.csv"]
         assert set(frame.columns) == set(described), stem  # every column, and no stale entry

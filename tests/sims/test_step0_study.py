@@ -28,7 +28,8 @@ def test_run_directory_contents(run_dir):
             "layers.csv", "noise.csv", "table.txt", "verdict.txt", "convergence_toy.png", "variants_toy.png",
             "layers.png", "noise.png", "units"} <= names
     assert sorted(p.name for p in (run_dir / "units").iterdir()) == sorted(
-        [f"toy__s{s}.npz" for s in range(4)] + [f"toy__w{w}__s{s}.npz" for w in (16, 32) for s in range(4)])
+        [f"toy__s{s}.npz" for s in range(4)] + [f"toy__w{w}__s{s}.npz" for w in (16, 32) for s in range(4)]
+        + ["timings.json"])  # the units' wall times, kept out of the unit files (issue 24)
     assert json.loads((run_dir / "config.json").read_text())["status"] == "done"
     verdict = (run_dir / "verdict.txt").read_text()
     assert "(smoke run: too small to test the paper's claims)" in verdict and "ceiling" in verdict

@@ -43,7 +43,8 @@ _LOG = logging.getLogger(__name__)
 NAME = "step0"
 VERDICT_TITLE = "the paper's Step-0 claims, native variant of each preset"
 SMOKE_HELP = "toy preset, L=32, 2 seeds, 4 probes"
-FILES = {"units": "one .npz file per (preset, variant, seed): the measured arrays (a rerun resumes from them)"}
+FILES = {"units": "one .npz file per (preset, variant, seed): the measured arrays (a rerun resumes from them); "
+                  "timings.json: each unit's measurement time"}
 RESUMABLE = True
 USES_DEVICES = True
 CLI_ALIASES = {"preset": "presets", "dtype": "param_dtype"}
@@ -124,7 +125,8 @@ def expected_time(cfg: Config) -> str:
 
 
 def records(result: Result) -> dict[str, list[dict]]:
-    """profiles.csv, metrics.csv, agreement.csv, nulls.csv, alphas.csv, attention.csv (:mod:`.report`)."""
+    """profiles.csv, metrics.csv, agreement.csv, nulls.csv, alphas.csv, attention.csv, content_scores.csv, and
+    timings.csv (measurement times, apart from the results) (:mod:`.report`)."""
     from . import report
 
     plans = {p.preset: p for p in result.config.plans()}
@@ -136,7 +138,8 @@ def records(result: Result) -> dict[str, list[dict]]:
            "attention.csv": report.attention_records(result.summaries, result.config.heat_length),
            "content_scores.csv": [row for (name, variant), prior in result.priors.items()
                                   for row in report.content_records(prior, plans[name].length, preset=name,
-                                                                    variant=variant)]}
+                                                                    variant=variant)],
+           "timings.csv": report.timing_records(result.summaries)}
     return {name: rows for name, rows in out.items() if rows}
 
 

@@ -85,13 +85,20 @@ METRIC_COLUMNS = ("seeds", "length", "depth", "a_fit", "spearman_measured", "was
                   "spearman_fitted", "wasserstein_fitted", "value_spearman_measured", "spearman_vs_native",
                   "log10_peak_to_trough", "log10_peak_to_trough_body", "theory_log10_peak_to_trough",
                   "recency_weight", "primacy_mass", "middle_mass", "valley_x", "valley_c", "valley_r2",
-                  "score_fraction_median", "seconds")
+                  "score_fraction_median")
 _NAN2 = (math.nan, math.nan)
 
 
 def metric_ci(summary: dict, name: str) -> tuple[float, float]:
     """The 95% CI of metrics.csv column ``name`` of a summary (NaN when it has none)."""
     return summary.get("ci", {}).get(name, _NAN2)
+
+
+def timing_records(summaries: dict) -> list[dict]:
+    """Rows of timings.csv: the measurement time of each (preset, variant), summed over its seeds; kept out
+    of the result tables so that two runs of one config write identical results."""
+    return [dict(preset=name, variant=variant, seeds=s["seeds"], seconds=s["seconds"])
+            for (name, variant), s in summaries.items()]
 
 
 def metric_records(summaries: dict, plans: dict) -> list[dict]:
@@ -103,7 +110,7 @@ def metric_records(summaries: dict, plans: dict) -> list[dict]:
         row["a_mean_lo"], row["a_mean_hi"] = metric_ci(s, "a_mean")
         for c in METRIC_COLUMNS:
             row[c] = s[c]
-            if c not in ("seeds", "length", "depth", "seconds"):
+            if c not in ("seeds", "length", "depth"):
                 row[f"{c}_lo"], row[f"{c}_hi"] = metric_ci(s, c)
         native = s.get("agreement", {}).get(("total", "native", s["length"]))
         row["wasserstein_vs_native"] = native.wasserstein if native else math.nan

@@ -1,0 +1,42 @@
+"""Two runs of one config are byte-identical apart from config.json's timestamps and the files that hold only
+wall times (timings.csv, units/timings.json): timing fields are kept out of the result tables and unit files."""
+
+import filecmp
+import json
+
+from lostmid_jax import cli
+
+TIMINGS = {"timings.csv", "timings.json"}
+STAMPS = {"created_utc", "seconds", "peak_rss_gb"}
+
+
+def _compare(a, b):
+    """The relative paths whose bytes differ between run directories ``a`` and ``b`` (the same file names)."""
+    names = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    assert names == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
+    return [n for n in names if not filecmp.cmp(a / n, b / n, shallow=False)]
+
+
+def _config_without_stamps(path):
+    record = json.loads(path.read_text())
+    return {k: v for k, v in record.items() if k not in STAMPS}
+
+
+def test_two_sweeps_of_one_config_are_byte_identical(tmp_path):
+    flags = ["sweep", "--depths", "1,2", "--alphas", "0.5", "--power-b", "none", "--lengths", "16", "--no-progress"]
+    for name in ("a", "b"):
+        assert cli.main([*flags, "--out", str(tmp_path / name)]) == 0
+    assert [str(p) for p in _compare(tmp_path / "a", tmp_path / "b")] == ["config.json"]
+    assert _config_without_stamps(tmp_path / "a" / "config.json") == _config_without_stamps(tmp_path / "b" / "config.json")
+
+
+def test_two_step0_runs_differ_only_in_timestamps_and_timings(smoke_runs, tmp_path):
+    """Before: `seconds` in metrics.csv and in every units/*.npz broke a plain diff -r."""
+    from conftest import SHARED_FLAGS
+
+    first = smoke_runs("step0")
+    second = tmp_path / "run"
+    assert cli.main(["step0", *SHARED_FLAGS["step0"], "--no-progress", "--out", str(second)]) == 0
+    differ = {p.name for p in _compare(first, second)}
+    assert differ <= {"config.json"} | TIMINGS, differ
+    assert _config_without_stamps(first / "config.json") == _config_without_stamps(second / "config.json")
