@@ -20,11 +20,19 @@ before that state is checkpointed. The model runs under
 The JSON-lines files are strict JSON (RFC 8259): a NaN or inf value (e.g. a
 boundary spike with no boundary, or the row of a diverged step) is written as
 null, and :func:`read_jsonl` reads null back as NaN.
+
+A run that reaches its last step seals both files: a last line
+``{"sealed": {"records": n, "sha256": ...}}`` holds the count and SHA-256 of
+the bytes above it, so a file edited after its run (a changed value, a row
+added or removed) is refused by :func:`read_jsonl`, naming the file, instead
+of flowing into the run's tables. Resuming a sealed run rewrites the records
+and seals them again.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import logging
 import math
@@ -85,7 +93,8 @@ def read_jsonl(path: str | pathlib.Path, upto: int | None = None) -> list[dict]:
     path = pathlib.Path(path)
     if not path.exists():
         return []
-    lines = path.read_bytes().decode("utf-8", errors="replace").split("\n")
+    data = _unsealed(path, path.read_bytes())
+    lines = data.decode("utf-8", errors="replace").split("\n")
     tail = lines.pop()  # "" when the file ends with a newline
     rows = [_row(path, n, line) for n, line in enumerate(lines, 1) if line.strip()]
     if tail.strip():
@@ -135,6 +144,41 @@ def _row(path: pathlib.Path, number: int, line: str) -> dict:
         raise ValueError(f"{path} line {number} must be a JSON object with an int 'step' >= 0, "
                          f"got {line[:80]!r}; repair or delete that line")
     return {k: v if k == "step" else _nan_for_null(v) for k, v in row.items()}
+
+
+SEAL_KEY = "sealed"
+"""The key of the last line of a sealed JSON-lines file: {"sealed": {"records": n, "sha256": hex}}."""
+
+
+def _seal_line(data: bytes) -> str:
+    records = sum(1 for line in data.split(b"\n") if line.strip())
+    return json.dumps({SEAL_KEY: {"records": records, "sha256": hashlib.sha256(data).hexdigest()}})
+
+
+def _unsealed(path: pathlib.Path, data: bytes) -> bytes:
+    """The records of ``data`` (the bytes of ``path``) above its seal, checked against it; ``data`` when unsealed.
+
+    Raises:
+      ValueError: naming the file when it was changed after its run sealed it, or holds lines after its seal.
+    """
+    body, _, last = data.rstrip(b"\n").rpartition(b"\n")
+    body = body + b"\n" if body else b""
+    if f'{{"{SEAL_KEY}"'.encode() not in data:
+        return data
+    if not last.startswith(f'{{"{SEAL_KEY}"'.encode()):
+        raise ValueError(f"{path} has lines after its seal (records were added after its run finished); "
+                         "it is not the run's record: restore it or re-run into a new directory")
+    if last.decode("utf-8", errors="replace") != _seal_line(body):
+        raise ValueError(f"{path} was changed after its run sealed it (its records no longer match the seal's "
+                         "count and SHA-256); restore it or re-run into a new directory")
+    return body
+
+
+def seal_jsonl(path: pathlib.Path) -> None:
+    """Append the seal line to the JSON-lines file ``path`` (records count and SHA-256 of its bytes)."""
+    if is_process0():
+        data = path.read_bytes() if path.exists() else b""
+        _write_atomic(path, data.decode("utf-8") + _seal_line(data) + "\n")
 
 
 def _write_atomic(path: pathlib.Path, text: str) -> None:
@@ -253,6 +297,9 @@ def _run(cfg, run_dir, mngr, execution, graphdef, params, opt_state, progress, s
                 raise TrainingDiverged(_diverged(cfg, row, "non-finite parameters or optimizer state", mngr, saved))
             checkpoint.save(mngr, t + 1, params, opt_state, keep=cfg.keep)
             saved = t + 1
+    if end == cfg.steps:  # the run is complete: seal its records
+        for name in ("metrics.jsonl", "snapshots.jsonl"):
+            seal_jsonl(run_dir / name)
     return RunResult(cfg=cfg, execution=execution, step=max(end, start), graphdef=graphdef, params=params,
                      opt_state=opt_state, metrics=metrics, snapshots=snaps)
 

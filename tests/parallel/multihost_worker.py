@@ -43,5 +43,6 @@ if is_process0():
     for a, b in zip(jax.tree.leaves(params), jax.tree.leaves(many.params)):
         np.testing.assert_allclose(np.asarray(b), np.asarray(a), rtol=1e-5, atol=1e-6)
     lines = (out / "many" / "metrics.jsonl").read_text().splitlines()
-    assert len(lines) == 3 and sorted(p.name for p in (out / "many" / "ckpt").iterdir())[-1] == "3", lines
+    assert len(lines) == 4 and '"sealed"' in lines[-1], lines  # 3 steps, then the seal of the finished run
+    assert sorted(p.name for p in (out / "many" / "ckpt").iterdir())[-1] == "3", lines
     print("OK training", flush=True)

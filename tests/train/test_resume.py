@@ -18,7 +18,9 @@ def test_interrupted_run_resumes_to_identical_state(tiny, tmp_path):
     assert [m["step"] for m in resumed.metrics] == list(range(1, 21))
     assert [m["loss"] for m in resumed.metrics] == [m["loss"] for m in straight.metrics]
     lines = (tmp_path / "b" / "metrics.jsonl").read_text().splitlines()
-    assert [json.loads(x)["step"] for x in lines] == list(range(1, 21))
+    assert [json.loads(x)["step"] for x in lines[:-1]] == list(range(1, 21))
+    assert "sealed" in json.loads(lines[-1])  # the finished run sealed its records (train/loop.py)
+    assert (tmp_path / "b" / "metrics.jsonl").read_bytes() == (tmp_path / "a" / "metrics.jsonl").read_bytes()
     assert np.isfinite(resumed.metrics[-1]["grad_norm"])
     assert resumed.metrics[0]["lr"] == pytest.approx(tiny.lr / tiny.warmup)  # warmup starts above 0
 
