@@ -88,6 +88,35 @@ def test_reading_a_stored_compare_config_never_reaches_the_hub(tmp_path, monkeyp
         runs.load_run(tmp_path)
 
 
+def _with_weights():
+    import dataclasses
+
+    from lostmid_jax.experiments import EXPERIMENTS, load
+
+    return [name for name in EXPERIMENTS
+            if {"weights", "allow_download"} <= {f.name for f in dataclasses.fields(load(name).Config)}]
+
+
+@pytest.mark.parametrize("name", _with_weights())
+def test_no_experiment_resolves_stored_weights_when_read(name, tmp_path, monkeypatch):
+    """Every experiment whose config names weights: load_run of a stored hub id with downloads allowed
+    touches neither the hub nor the network."""
+    import huggingface_hub
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"network or hub access while reading a {name} run")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(huggingface_hub, "snapshot_download", refuse)
+    (tmp_path / "config.json").write_text(json.dumps({"experiment": name, "status": "done",
+                                                      "config": {"weights": "someone/x", "allow_download": True}}))
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", runs.StoredConfigWarning)  # other fields may need values; never the hub
+        assert runs.load_run(tmp_path).config.weights == "someone/x"
+
+
 @pytest.mark.parametrize("config,message", [(None, "must be an object"), ([1, 2], "must be an object"),
                                             ('"x"', "must be an object")])
 def test_config_json_whose_config_is_not_an_object_is_one_line(copy, capsys, config, message):

@@ -27,3 +27,22 @@ def test_a_unit_file_that_fails_to_load_is_named_with_the_advice_to_delete_it(tm
         store.path("a__s0").write_bytes(damaged)
         with pytest.raises(ValueError, match=r"unit file .*a__s0.npz cannot be read .*delete it and run the same"):
             store.load("a__s0")
+
+
+def test_a_corrupt_step0_unit_is_one_line_naming_it(smoke_runs, tmp_path, capsys):
+    """Before: resuming a step0 run with a damaged units/*.npz ended in a traceback from numpy's zip reader."""
+    import shutil
+
+    import pytest
+
+    from lostmid_jax import cli
+
+    run = tmp_path / "run"
+    shutil.copytree(smoke_runs("step0"), run)
+    unit = sorted((run / "units").glob("*.npz"))[0]
+    unit.write_bytes(unit.read_bytes()[:100])
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["rerun", str(run), "--out", str(run), "--no-progress"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert f"unit file {unit} cannot be read" in err and "delete it" in err
