@@ -5,8 +5,9 @@ revision), results as CSV files (one NA encoding: an empty field), their
 column dictionary columns.csv (file, column, meaning, unit), verdict.txt,
 table.txt, figures and, for experiments that resume, units/*.npz.
 
-    atomic.py       write_atomic, replacing: the one atomic writer of the package
-    claim.py        claim_run_dir: a run never writes into someone else's results
+    atomic.py       write_atomic, replacing: the one atomic writer of the package (fresh O_EXCL temporaries)
+    claim.py        resolve_out, claim: --out resolved once, taken atomically (mkdir + flock); claim_run_dir checks
+    inside.py       reading a received run: only regular files inside it, no symlink out followed
     config.py       configs as data: jsonable, from_dict, to_dict, replace_path
     config_file.py  config.json: write_config, read_config, versions, git revision
     tables.py       CSV tables and columns.csv: write_csv, read_tables, read_columns
