@@ -171,7 +171,7 @@ def all_figures(tables: dict, exp, *, boundaries, chance=None) -> dict:
     figs = {"fig1_valley": valley_vs_step(snaps, exp.variants),
             "fig2_pathways": pathways_vs_step(snaps),
             "fig3_profiles": profiles_at_steps(tables["profiles"], boundaries)}
-    if exp.base.task != "retrieval" and snaps["total_doc_u"].notna().any():
+    if exp.base.task in ("lm", "mixed") and snaps["total_doc_u"].notna().any():
         figs["fig4_doc_u"] = doc_u_vs_step(snaps, exp.variants)
     if exp.base.task != "lm" and "accuracy" in tables:
         figs["fig5_accuracy"] = accuracy_by_needle_bin(tables["accuracy"], exp.variants, chance)

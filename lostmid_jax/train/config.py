@@ -22,7 +22,7 @@ from ..validation import check_bool_like, check_choice, check_float, check_int, 
 
 FUSED_MAX_AUTO_HEAD_DIM = 32  # "auto" takes the fused kernel up to this head dim
 
-TASKS = ("lm", "retrieval", "mixed")
+TASKS = ("lm", "retrieval", "mixed", "passages")
 KV_FORMATS = ("keyed", "shared")
 INTERVENTIONS = ("none", "middle_weighted_loss", "oversample_middle", "curriculum")
 RENAMED_INTERVENTIONS = {"middle_loss": "middle_weighted_loss"}
@@ -66,7 +66,9 @@ class TrainConfig:
 
     Attributes:
       task: "lm" (synthetic corpus of documents), "retrieval" (key-value
-        lookup) or "mixed" (both losses summed each step).
+        lookup), "mixed" (both losses summed each step) or "passages" (the
+        templated passage retrieval of probes.token_probes: k = kv_pairs
+        passages of filler, the fact in one; tasks.py).
       intervention: "none" (baseline), "middle_weighted_loss" (loss weighted toward
         middle positions / middle needle bins), "oversample_middle" (needle
         position drawn from a middle-peaked distribution) or "curriculum"
@@ -84,8 +86,12 @@ class TrainConfig:
         the value tokens (see tasks.py).
       lm_length, doc_length: LM sequence length L and document length N (a
         BOS token starts every document, so boundaries sit at 0, N, 2N, ...).
-      lm_batch, kv_batch: sequences per step for each task.
-      kv_pairs: k pairs per retrieval context; length 2k + 3.
+      lm_batch, kv_batch: sequences per step for each task (task "passages":
+        lm_batch rows of the induction warm-up, tasks.repeat_tokens).
+      kv_pairs: k pairs per retrieval context (length 2k + 3); with task
+        "passages", k passages.
+      passage_length: T, the prompt length of task "passages" (>= 8).
+      passage_key_tokens: ids per key of task "passages" (>= 1).
       kv_format: "keyed" (each key owns NV value tokens, so the needle is the
         one context value owned by the queried key: one attention layer finds
         and copies it) or "shared" (all keys draw from one set of NV values,
@@ -139,6 +145,8 @@ class TrainConfig:
     lm_batch: int = 1
     kv_batch: int = 96
     kv_pairs: int = 15
+    passage_length: int = 64
+    passage_key_tokens: int = 1
     kv_format: str = "keyed"
     kv_keys: int | None = None
     kv_values: int | None = None
@@ -173,7 +181,8 @@ class TrainConfig:
         check_choice("profile_method", self.profile_method, ("exact", "randomized"))
         check_choice("attn_impl", self.attn_impl, ("auto", *ATTN_IMPLS))
         for name, low in (("seed", 0), ("steps", 1), ("lm_length", 2), ("doc_length", 2), ("lm_batch", 1),
-                          ("kv_batch", 1), ("kv_pairs", 1), ("needle_bins", 1), ("curriculum_steps", 0),
+                          ("kv_batch", 1), ("kv_pairs", 1), ("passage_length", 8), ("passage_key_tokens", 1),
+                          ("needle_bins", 1), ("curriculum_steps", 0),
                           ("warmup", 0), ("eval_per_bin", 1), ("eval_seed", 0), ("probes", 1),
                           ("ckpt_every", 1), ("keep", 1), ("streams", 1)):
             put(name, check_int(name, getattr(self, name), low))
@@ -236,8 +245,8 @@ class TrainConfig:
 
     @property
     def kv_length(self) -> int:
-        """Retrieval context length 2k + 3 (BOS, k pairs, QUERY, key)."""
-        return 2 * self.kv_pairs + 3
+        """Retrieval context length 2k + 3 (BOS, k pairs, QUERY, key); T = passage_length for task "passages"."""
+        return self.passage_length if self.task == "passages" else 2 * self.kv_pairs + 3
 
     def replace(self, **changes) -> "TrainConfig":
         """A copy with fields replaced (validated again)."""

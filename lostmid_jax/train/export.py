@@ -85,3 +85,21 @@ def load_trained(run_dir, *, seed: int = 0, step: int | None = None,
     finally:
         mngr.close()
     return cfg, nnx.merge(graphdef, params)
+
+
+def export_hf(run_dir, out, *, seed: int = 0, step: int | None = None, intervention: str = "none"):
+    """A trained run's model as a Hugging Face directory: ``nn.save_hf`` plus a word-level tokenizer built with
+    the `tokenizers` library in which the word "t<i>" is token id i (i >= 2; id 0 is [UNK], 1 is [BOS]).
+
+    The tasks speak in token ids, so the tokenizer only names them; it makes the directory a complete
+    checkpoint that probes.load_tokenizer (and the `tokenizers` library) read. Arguments as
+    :func:`load_trained`; returns (cfg, ``out`` as a Path).
+    """
+    from ..nn import save_hf
+    from ..probes.tokenizer import save_tokenizer, word_tokenizer
+
+    cfg, model = load_trained(run_dir, seed=seed, step=step, intervention=intervention)
+    out = pathlib.Path(out)
+    save_hf(model, cfg.model, out)
+    save_tokenizer(word_tokenizer([f"t{i}" for i in range(2, cfg.vocab)]), out)
+    return cfg, out

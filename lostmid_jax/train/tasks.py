@@ -16,6 +16,19 @@ the values: "keyed" K NV tokens, key j owning K+2+j NV .. K+2+(j+1) NV-1;
   "keyed" values are owned by their key, so v_i is the one context value
   owned by k_i: content lookup plus copy, learned within the default 100 steps;
   "shared" (Liu et al.'s format) needs a previous-token + match circuit.
+- Templated passage retrieval ("passages"): the token-level probe of
+  :func:`lostmid_jax.probes.token_probes` as a training task: k = ``kv_pairs``
+  passages of random filler ids in [2, V), a fact (``passage_key_tokens`` key
+  ids, then one value id) in the middle of passage i + 1 (i the needle index,
+  one needle bin per passage when ``needle_bins`` = k), then the separator and
+  the key; the target is the value. T = ``passage_length`` ids. The value is
+  random per example, so the model must find the key and copy what follows it
+  (an induction circuit); a model trained on it is probed with
+  ``lostmid diagnose / remedies --mode tokens`` on the same format. Each
+  step adds an induction warm-up: the LM loss on the
+  copied segment of ``lm_batch`` random sequences (:func:`repeat_tokens`),
+  a dense signal that forms the copy circuit far sooner than the one answer
+  per passage context.
 """
 
 from __future__ import annotations
@@ -42,9 +55,11 @@ def chance_accuracy(cfg: TrainConfig) -> float:
     "keyed": the k context values are distinct, so 1/k; a guess among the
     queried key's own NV values (ignoring the context) gets 1/NV; the larger.
     "shared": the answer's value occurs 1 + Binomial(k-1, 1/NV) times among
-    the k, so (1 + (k - 1)/NV) / k.
+    the k, so (1 + (k - 1)/NV) / k. "passages": 1 / min(V - 2, T).
     """
     k, (_, nv) = cfg.kv_pairs, cfg.kv_sizes
+    if cfg.task == "passages":  # a uniform guess among the value ids, or among the context's ids
+        return 1.0 / min(cfg.vocab - N_SPECIAL, cfg.passage_length)
     if cfg.kv_format == "keyed":
         return max(1.0 / k, 1.0 / nv)
     return (1.0 + (k - 1) / nv) / k
@@ -121,8 +136,39 @@ def needle_probs(cfg: TrainConfig, step: int) -> np.ndarray:
     return p / p.sum()
 
 
+def passage_examples(cfg: TrainConfig, rng: np.random.Generator, needle: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Templated passage contexts [B, T] int32 and their values [B] int32 for needle indices [B] (task
+    "passages"): row b is probes.token_probes' prompt with the fact in passage needle[b] + 1."""
+    from ..probes.documents import token_probes
+
+    probes = token_probes(cfg.vocab, examples=needle.shape[0], passages=cfg.kv_pairs, length=cfg.passage_length,
+                          candidates=2, key_tokens=cfg.passage_key_tokens, value_tokens=1, low=N_SPECIAL,
+                          seed=int(rng.integers(2 ** 62)))
+    rows = np.arange(needle.shape[0])
+    return probes.prompts[rows, needle], probes.answers[rows, 0, 0].astype(np.int32)
+
+
+def repeat_tokens(cfg: TrainConfig, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The induction warm-up of task "passages": [B_lm, T] rows of random ids in [2, V) in which a segment of
+    m = max(2, T // 8) ids at a random start a is copied to a random later start b >= a + m (the gap varies,
+    so only matching content, not a fixed offset, predicts the copy), and [B_lm, T - 1] next-token weights,
+    1 where the next id is a predictable repeat (ids b + 1 .. b + m - 1), 0 elsewhere (mean 1 over the batch)."""
+    t, m = cfg.passage_length, max(2, cfg.passage_length // 8)
+    tokens = rng.integers(N_SPECIAL, cfg.vocab, size=(cfg.lm_batch, t)).astype(np.int32)
+    weights = np.zeros((cfg.lm_batch, t - 1))
+    for row in range(cfg.lm_batch):
+        a = int(rng.integers(0, t - 2 * m + 1))
+        b = int(rng.integers(a + m, t - m + 1))
+        tokens[row, b:b + m] = tokens[row, a:a + m]
+        weights[row, b:b + m - 1] = 1.0  # position j predicts id j + 1, a repeat for j + 1 in b + 1 .. b + m - 1
+    return tokens, (weights / weights.mean()).astype(np.float32)
+
+
 def kv_examples(cfg: TrainConfig, rng: np.random.Generator, needle: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Retrieval contexts [B, 2k + 3] int32 and targets [B] int32 for needle indices [B]."""
+    """Retrieval contexts [B, 2k + 3] int32 and targets [B] int32 for needle indices [B] ([B, T] for task
+    "passages": :func:`passage_examples`)."""
+    if cfg.task == "passages":
+        return passage_examples(cfg, rng, needle)
     keys_r, vals_r = key_value_ranges(cfg)
     batch, k, (_, nv) = needle.shape[0], cfg.kv_pairs, cfg.kv_sizes
     key_idx = np.argsort(rng.random((batch, len(keys_r))), axis=1)[:, :k]
@@ -148,13 +194,15 @@ def train_batch(cfg: TrainConfig, step: int) -> dict[str, np.ndarray]:
     """
     out = {}
     middle = cfg.intervention == "middle_weighted_loss"
+    if cfg.task == "passages":
+        out["lm_tokens"], out["lm_weights"] = repeat_tokens(cfg, np.random.default_rng([cfg.seed, step, _LM_STREAM]))
     if cfg.task in ("lm", "mixed"):
         rng = np.random.default_rng([cfg.seed, step, _LM_STREAM])
         out["lm_tokens"] = lm_tokens(cfg, rng, cfg.lm_batch)
         x = (np.arange(1, cfg.lm_length) % cfg.doc_length) / max(cfg.doc_length - 1, 1)  # place in its document
         w = middle_weights(x, cfg.middle_strength) if middle else np.ones(cfg.lm_length - 1)
         out["lm_weights"] = np.broadcast_to(w / w.mean(), (cfg.lm_batch, cfg.lm_length - 1)).astype(np.float32)
-    if cfg.task in ("retrieval", "mixed"):
+    if cfg.task in ("retrieval", "mixed", "passages"):
         rng = np.random.default_rng([cfg.seed, step, _KV_STREAM])
         needle = rng.choice(cfg.kv_pairs, size=cfg.kv_batch, p=needle_probs(cfg, step))
         out["kv_tokens"], out["kv_target"] = kv_examples(cfg, rng, needle)
@@ -182,13 +230,13 @@ def profile_tokens(cfg: TrainConfig) -> np.ndarray:
     """[L] tokens whose embeddings feed the influence profiles: one LM sequence
     (tasks "lm"/"mixed"), else one retrieval context with a middle needle."""
     rng = np.random.default_rng([cfg.eval_seed, _PROFILE_STREAM])
-    if cfg.task == "retrieval":
+    if cfg.task in ("retrieval", "passages"):
         return kv_examples(cfg, rng, np.array([cfg.kv_pairs // 2]))[0][0]
     return lm_tokens(cfg, rng, 1)[0]
 
 
 def boundaries(cfg: TrainConfig) -> np.ndarray:
     """0-based positions of document starts (BOS) in the profile input."""
-    if cfg.task == "retrieval":
+    if cfg.task in ("retrieval", "passages"):
         return np.array([0])
     return np.arange(0, cfg.lm_length, cfg.doc_length)

@@ -68,6 +68,23 @@ def test_save_hf_then_load_hf_gives_the_same_logits(run, tmp_path):
     np.testing.assert_allclose(np.asarray(back.lm(tokens)), np.asarray(model.lm(tokens)), rtol=1e-6, atol=1e-6)
 
 
+def test_export_hf_writes_a_tokenizer_that_names_the_ids(run, tmp_path):
+    """export_hf: the checkpoint plus a `tokenizers` tokenizer whose word "t<i>" is id i, read back by
+    probes.load_tokenizer and by the `tokenizers` library itself."""
+    import tokenizers
+
+    from lostmid_jax.probes import load_tokenizer
+    from lostmid_jax.train import export_hf
+
+    root, _ = run
+    cfg, out = export_hf(root, tmp_path / "hf")
+    assert load_hf(out)[0] == cfg.model
+    ids = [2, 7, cfg.vocab - 1]
+    text = " ".join(f"t{i}" for i in ids)
+    assert load_tokenizer(out).encode(text) == ids
+    assert tokenizers.Tokenizer.from_file(str(out / "tokenizer.json")).encode(text, add_special_tokens=False).ids == ids
+
+
 def _strict(text):
     def refuse(token):
         raise ValueError(f"non-standard JSON constant {token}")

@@ -140,3 +140,32 @@ def test_building_configs_never_imports_the_kernel():
             "print(any(m.startswith('lostmid_jax.kernels') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_passages_task_is_the_token_probe_with_one_needle_per_row():
+    """Task "passages": each row is probes.token_probes' prompt with the fact in passage needle + 1, the target
+    its value; the eval set has eval_per_bin rows per passage; chance is 1 / min(V - 2, T)."""
+    cfg = TrainConfig(task="passages", kv_pairs=4, needle_bins=4, passage_length=32, kv_batch=16, eval_per_bin=5, lm_batch=8,
+                      model=toy_model(width=16, depth=1, heads=2, kv_heads=1, vocab=40))
+    batch = tasks.train_batch(cfg, 3)
+    assert batch["kv_tokens"].shape == (16, 32) and batch["kv_weights"].shape == (16,)
+    # the induction warm-up: a segment of T/8 = 4 ids copied to a later start; weights on the predictable repeats
+    lm, w = batch["lm_tokens"], batch["lm_weights"]
+    assert lm.shape == (cfg.lm_batch, 32) and w.mean() == pytest.approx(1.0)
+    gaps = set()
+    for row, weights in zip(lm, w):
+        on = np.flatnonzero(weights)
+        assert len(on) == 3 and np.array_equal(np.diff(on), [1, 1])  # predicting ids b + 1 .. b + 3
+        b = on[0]
+        a = next(a for a in range(b - 3) if np.array_equal(row[a:a + 4], row[b:b + 4]))
+        gaps.add(b - a)
+    assert len(gaps) > 1  # the copy distance varies
+    for row, target in zip(batch["kv_tokens"], batch["kv_target"]):
+        assert row[-2] == 2 and 2 <= target < 40  # the separator (id low = 2), then the key
+        key = row[-1]
+        hits = [i for i in range(len(row) - 2) if row[i] == key and row[i + 1] == target]
+        assert hits  # the key stands in the document, followed by its value
+    assert np.array_equal(tasks.train_batch(cfg, 3)["kv_tokens"], batch["kv_tokens"])
+    ev = tasks.eval_set(cfg)
+    assert np.array_equal(np.bincount(ev["bin"]), [5] * 4) and ev["kv_tokens"].shape == (20, 32)
+    assert tasks.chance_accuracy(cfg) == 1 / 32 and cfg.kv_length == 32

@@ -198,7 +198,7 @@ def records(result: Result) -> dict[str, list[dict]]:
     if base.task != "lm":
         bins = base.needle_bins
         out["accuracy.csv"] = _indexed(recs, "acc_bin", "bin", "accuracy", lambda b: {"x": (b - 0.5) / bins})
-    if base.task != "retrieval":
+    if base.task in ("lm", "mixed"):
         out["documents.csv"] = _indexed(recs, "total_doc_u_c", "document", "doc_u")
     return {name: rows for name, rows in out.items() if rows}
 

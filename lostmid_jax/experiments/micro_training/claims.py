@@ -128,7 +128,7 @@ def verdict(exp, records: list[dict]) -> list[str]:
              f"is the model at initialization (docs/theory.md §1), the changes are beyond the paper's Step-0 "
              f"claims (docs/theory.md §5)"]
     lines += _profile_lines(records, first, last)
-    if exp.base.task != "retrieval":
+    if exp.base.task in ("lm", "mixed"):
         lines += _chunk_lines(records, first, last)
     if exp.base.task != "lm":
         lines += _accuracy_lines(exp, records, first, last)
