@@ -31,7 +31,7 @@ import pathlib
 import sys
 import time
 
-TRAIN = dict(task="passages", kv_pairs=5, needle_bins=5, passage_length=64, kv_batch=64, lm_batch=32, lr=5e-3,
+TRAIN = dict(task="passages", kv_pairs=5, needle_bins=5, passage_length=64, kv_batch=64, lm_batch=64, lr=5e-3,
              warmup=20, eval_per_bin=64, streams=1)
 MODEL = dict(width=64, depth=2, heads=4, kv_heads=2, vocab=242)
 SMOKE_TRAIN = dict(TRAIN, passage_length=24, kv_batch=8, lm_batch=4, eval_per_bin=4, kv_pairs=3, needle_bins=3)

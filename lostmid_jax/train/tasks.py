@@ -26,7 +26,7 @@ the values: "keyed" K NV tokens, key j owning K+2+j NV .. K+2+(j+1) NV-1;
   (an induction circuit); a model trained on it is probed with
   ``lostmid diagnose / remedies --mode tokens`` on the same format. Each
   step adds an induction warm-up: the LM loss on the
-  copied segment of ``lm_batch`` random sequences (:func:`repeat_tokens`),
+  second copy of ``lm_batch`` random prefixes of varying length (:func:`repeat_tokens`),
   a dense signal that forms the copy circuit far sooner than the one answer
   per passage context.
 """
@@ -149,18 +149,16 @@ def passage_examples(cfg: TrainConfig, rng: np.random.Generator, needle: np.ndar
 
 
 def repeat_tokens(cfg: TrainConfig, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """The induction warm-up of task "passages": [B_lm, T] rows of random ids in [2, V) in which a segment of
-    m = max(2, T // 8) ids at a random start a is copied to a random later start b >= a + m (the gap varies,
-    so only matching content, not a fixed offset, predicts the copy), and [B_lm, T - 1] next-token weights,
-    1 where the next id is a predictable repeat (ids b + 1 .. b + m - 1), 0 elsewhere (mean 1 over the batch)."""
-    t, m = cfg.passage_length, max(2, cfg.passage_length // 8)
+    """The induction warm-up of task "passages": [B_lm, T] rows that start with n random ids in [2, V) and
+    their copy, n drawn per row from T/8 .. T/2 (the copy distance varies, so only matching content, not a
+    fixed offset, predicts it), random ids after; and [B_lm, T - 1] next-token weights, 1 where the next id
+    is a predictable repeat (ids n + 1 .. 2n - 1), 0 elsewhere (mean 1 over the batch)."""
+    t = cfg.passage_length
     tokens = rng.integers(N_SPECIAL, cfg.vocab, size=(cfg.lm_batch, t)).astype(np.int32)
     weights = np.zeros((cfg.lm_batch, t - 1))
-    for row in range(cfg.lm_batch):
-        a = int(rng.integers(0, t - 2 * m + 1))
-        b = int(rng.integers(a + m, t - m + 1))
-        tokens[row, b:b + m] = tokens[row, a:a + m]
-        weights[row, b:b + m - 1] = 1.0  # position j predicts id j + 1, a repeat for j + 1 in b + 1 .. b + m - 1
+    for row, n in enumerate(rng.integers(max(2, t // 8), t // 2 + 1, size=cfg.lm_batch)):
+        tokens[row, n:2 * n] = tokens[row, :n]
+        weights[row, n:2 * n - 1] = 1.0  # position j predicts id j + 1, a repeat for j + 1 in n + 1 .. 2n - 1
     return tokens, (weights / weights.mean()).astype(np.float32)
 
 
