@@ -260,6 +260,13 @@ def resolve_attn_impl(cfg: TrainConfig) -> str:
     builds it (or loads it from the cache; logged at INFO) when the model
     could use it: call this when a run starts, not to validate a config.
     """
+    if cfg.attn_impl == "fused_cpu":  # asked for by name: a kernel that cannot load is one clear error
+        from ..kernels import fused_cpu
+
+        reason = fused_cpu.unavailable_reason()
+        if reason is not None:
+            raise ValueError(f"attn_impl='fused_cpu': the kernel is unavailable here ({reason.splitlines()[0]}); "
+                             "use attn_impl 'auto' (falls back to XLA's attention) or 'blocked'")
     if cfg.attn_impl != "auto":
         return cfg.attn_impl
     model = cfg.model

@@ -155,5 +155,10 @@ def test_a_library_without_a_seal_or_without_the_symbols_falls_back(tmp_path, mo
         assert "cannot be used" in reason and "LostmidAttentionForward" in reason and "delete it" in reason
         with pytest.raises(build.KernelUnavailable):
             build.load()
+        # attn_impl "auto" falls back to XLA's attention; "fused_cpu" by name is one clear error, no traceback
+        cfg = TrainConfig(steps=1, model=toy_model(width=16, depth=1, heads=2, kv_heads=1))
+        assert resolve_attn_impl(cfg) == "blocked"
+        with pytest.raises(ValueError, match="attn_impl='fused_cpu': the kernel is unavailable here"):
+            resolve_attn_impl(cfg.replace(attn_impl="fused_cpu"))
     finally:
         _restore()
