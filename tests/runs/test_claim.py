@@ -166,3 +166,15 @@ def test_an_interrupted_run_with_finished_work_says_interrupted(tmp_path):
         runner.execute(exp, Cfg(), tmp_path / "new", echo=None)
     assert json.loads((tmp_path / "new" / "config.json").read_text())["status"] == "interrupted"
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL or callable(signal.getsignal(signal.SIGTERM))
+
+
+def test_rerun_reads_only_the_runs_own_config(tmp_path, capsys):
+    (tmp_path / "elsewhere.json").write_text(json.dumps({"experiment": "depth_sweep", "config": {}}))
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "config.json").symlink_to(tmp_path / "elsewhere.json")
+    _refused(["rerun", str(run), "--out", str(tmp_path / "new")], capsys, "outside the run directory")
+    (run / "config.json").unlink()
+    (run / "config.json").write_text('{"experiment": "depth_sweep", "config": null}')
+    _refused(["rerun", str(run), "--out", str(tmp_path / "new")], capsys, '"config" object')
+    assert not (tmp_path / "new").exists()
