@@ -18,6 +18,7 @@ def test_benchmark_script_compiles(script):
     compile(script.read_text(), str(script), "exec")
 
 
+@pytest.mark.extended  # a benchmark script in its own process
 def test_train_bench_runs_tiny():
     pytest.importorskip("torch")
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "train_bench.py"), "--depth", "1", "--width", "16",

@@ -24,7 +24,11 @@ def _figure_cells(notebook):
     return [c for c in notebook.cells if c.cell_type == "code" and "figure" in c.metadata.get("tags", [])]
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+EXTENDED = ("training_dynamics",)  # trains a model in its kernel: under -m extended
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.extended] if p.stem in EXTENDED else [])
+                                  for p in NOTEBOOKS])
 def test_notebook_executes_and_shows_its_figures(path, monkeypatch, tmp_path):
     monkeypatch.setenv("LOSTMID_SMOKE", "1")
     monkeypatch.setenv("LOSTMID_RUNS", str(tmp_path / "runs"))

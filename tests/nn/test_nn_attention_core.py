@@ -33,6 +33,9 @@ SLOW = ("causal-rope", "bidirectional-none", "prefix_lm-none")  # ~20 s of compi
 # case checks. The default run's cases without them use one layer (the backward of a layer does not depend
 # on the depth; two layers chained: GRADS_BY_DEFAULT and every slow case).
 GRADS_BY_DEFAULT = "document-rope"
+# Cases whose one-layer run (no parameter gradients) is under -m extended (~10 s of compiles each): the
+# default run keeps GRADS_BY_DEFAULT, the same hand-written backward.
+EXTENDED = ("causal-alibi", "sliding_window-rope", "document-alibi")
 
 
 def case_id(case):
@@ -48,7 +51,8 @@ def case_params():
         slow = [pytest.mark.slow] if cid in SLOW or cid != GRADS_BY_DEFAULT else []
         out.append(pytest.param(c, True, id=cid, marks=slow))
         if cid not in SLOW and cid != GRADS_BY_DEFAULT:
-            out.append(pytest.param(c, False, id=f"{cid}-no-param-grads"))
+            out.append(pytest.param(c, False, id=f"{cid}-no-param-grads",
+                                    marks=[pytest.mark.extended] if cid in EXTENDED else []))
     return out
 
 

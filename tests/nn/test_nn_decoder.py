@@ -37,6 +37,7 @@ def test_shapes_and_batching():
         model(jnp.ones((L, cfg.width + 1)))
 
 
+@pytest.mark.extended  # compiles the decoder twice with gradients
 def test_remat_matches_no_remat_values_and_gradients():
     x = inputs(toy())
     outs = []
@@ -190,6 +191,7 @@ def test_initialization_scheme_and_float32_default(scheme):
         assert model(jnp.ones((L, cfg.width), jnp.float64)).dtype == jnp.float32
 
 
+@pytest.mark.extended  # a vmapped ensemble compile
 def test_ensemble_over_init_keys():
     cfg = toy()  # the file's model: single inits and the jitted forward shared with the other tests
     keys = jax.random.split(jax.random.key(7), 3)

@@ -69,6 +69,7 @@ def _model(**kw):
     return Decoder(cfg, rngs=nnx.Rngs(4))
 
 
+@pytest.mark.extended  # compiles scan and unrolled with gradients
 def test_unrolled_layers_match_scan_values_and_gradients():
     tokens = jax.random.randint(jax.random.key(3), (2, 9), 0, 11)
     results = []

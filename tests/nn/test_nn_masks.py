@@ -46,11 +46,15 @@ def block_norms(cfg, segment_ids=None, seed=0):
 # (by default), and for causal and prefix_lm, whose two-step reach is their one-step reach (slow)
 DEPTH_CASES = [(1, c) for c in CASES] + [(2, CASES[2]), (2, CASES[0]), (2, CASES[5])]
 SLOW_DEPTH_CASES = [(2, CASES[0]), (2, CASES[5])]
+# under -m extended: segments on a bidirectional mask (the document mask checks segments by default) and
+# the widened two-layer reach of the sliding window
+EXTENDED_DEPTH_CASES = [(1, CASES[6]), (2, CASES[2])]
 
 
 @pytest.mark.parametrize("depth,case", [
     pytest.param(d, c, id=f"H{d}-" + "-".join(str(v) for v in c.values()),
-                 marks=[pytest.mark.slow] if (d, c) in SLOW_DEPTH_CASES else []) for d, c in DEPTH_CASES])
+                 marks=[pytest.mark.slow] if (d, c) in SLOW_DEPTH_CASES else
+                 [pytest.mark.extended] if (d, c) in EXTENDED_DEPTH_CASES else []) for d, c in DEPTH_CASES])
 def test_jacobian_zero_pattern_matches_mask(depth, case):
     case = dict(case)
     segments = SEGMENTS if case.pop("segments", False) else None

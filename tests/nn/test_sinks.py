@@ -73,6 +73,7 @@ def test_step0_jacobian_is_theory_influence_row():
     np.testing.assert_allclose(jac[0, :, 0], row, rtol=1e-12, atol=1e-15)
 
 
+@pytest.mark.extended  # compiles both attention routes with sinks
 def test_blocked_softmax_route_equals_dense_route():
     """Softmax attention with sinks: the query-blocked route (key ranges from MaskSpec.key_range, its own
     backward pass) equals the dense route that materializes the probabilities, values and gradients."""

@@ -32,6 +32,7 @@ def _launch(*marker_args):
     return int(summary.group(1)), tail
 
 
+@pytest.mark.extended  # a second process with 8 simulated devices (~1.5 CPU-min)
 def test_eight_device_checks_pass():
     passed, tail = _launch()  # the default markers (-m 'not slow')
     assert passed >= 7, tail

@@ -106,6 +106,7 @@ def test_step0_every_column_is_documented(step0_run):
     assert "(undocumented)" not in set(pd.read_csv(step0_run / "columns.csv")["meaning"])
 
 
+@pytest.mark.extended  # a second experiment run (compare --content-prior); step0 --content-prior runs by default
 def test_compare_uses_and_records_the_init_models_content_prior(compare_run):
     run = load_run(compare_run)
     scores = run.tables["content_scores"]
@@ -122,6 +123,7 @@ def test_compare_uses_and_records_the_init_models_content_prior(compare_run):
         _check_rows(prof["theory_measured"].to_numpy(), a_l, prior)
 
 
+@pytest.mark.extended  # shares that compare run
 def test_compare_every_column_is_documented(compare_run):
     run = load_run(compare_run)
     for stem, frame in run.tables.items():

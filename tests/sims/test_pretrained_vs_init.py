@@ -111,6 +111,7 @@ def gpt2(tmp_path_factory):
     return path
 
 
+@pytest.mark.extended  # a torch GPT-2 through the engine
 def test_pretrained_profile_is_the_engine_output(gpt2):
     """The recorded pretrained profile is influence_profile on seed 0's embedded tokens, normalized."""
     cfg = compare.Config(weights=str(gpt2), length=16, seeds=2)
@@ -146,9 +147,11 @@ _FAMILY_CONFIGS = {
     "mpt": ("MptConfig", "MptForCausalLM", dict(vocab_size=64, d_model=16, n_layers=2, n_heads=2, max_seq_len=64)),
 }
 _DEFAULT_FAMILIES = ("qwen2", "bloom")  # RoPE + GQA and ALiBi by default (GPT-2 above); the rest under -m slow
+_EXTENDED_FAMILIES = ("bloom",)  # ALiBi under -m extended (bloom loads by default: tests/nn/test_hf_bloom_mpt.py)
 
 
-@pytest.mark.parametrize("family", [pytest.param(f, marks=() if f in _DEFAULT_FAMILIES else pytest.mark.slow)
+@pytest.mark.parametrize("family", [pytest.param(f, marks=(pytest.mark.extended if f in _EXTENDED_FAMILIES else ())
+                                                 if f in _DEFAULT_FAMILIES else pytest.mark.slow)
                                     for f in _FAMILY_CONFIGS])
 def test_every_family_load_hf_reads(family, tmp_path):
     torch = pytest.importorskip("torch")

@@ -66,6 +66,7 @@ def test_numbers_recomputed_from_units(run_dir):
     assert np.all(units[0]["norms_score"][:-1] < 0.2 * units[0]["norms_total"][:-1])
 
 
+@pytest.mark.extended  # recompiles step0's measurement vmapped over seeds
 def test_seed_parallel_profiles_equal_the_units(run_dir):
     """seed_profiles (the route of --devices n: seeds vmapped, model and input built from the traced seed)
     gives the profiles run_unit saved for each seed (here on one device; over 8 devices:
@@ -243,6 +244,7 @@ def test_every_metric_has_its_ci(run_dir):
     assert f"[{lo:.4f}, {hi:.4f}]" in verdict
 
 
+@pytest.mark.extended  # redraws every figure (lostmid plot redraws step0's by default: tests/test_plot_cli.py)
 def test_figures_are_drawn_from_the_csvs_alone(run_dir):
     import pandas as pd
     from matplotlib.figure import Figure

@@ -44,6 +44,7 @@ def test_float64_density_forms_agree_and_a1_is_factorial_law():
         assert theory.continuum_density(0.5, depth, 1.0) == pytest.approx(expected, rel=1e-12)
 
 
+@pytest.mark.extended  # mpmath quadrature at 30 digits
 def test_moments_against_quadrature():
     """int x^m rho dx (smooth part by mpmath.quad, plus the delta) = prod(1 - a + a/(m+1))."""
     schedule = [0.2, 0.7, 0.5, 1.0, 0.35]

@@ -1,10 +1,12 @@
 """The keyed retrieval task is learnable: a one-layer toy model is far above chance after 60 steps."""
 
 import numpy as np
+import pytest
 
 from lostmid_jax.train import TrainConfig, accuracy_by_needle_bin, init_state, tasks, toy_model, train_step_for
 
 
+@pytest.mark.extended  # 60 training steps
 def test_keyed_retrieval_learns_well_above_chance():
     cfg = TrainConfig(task="retrieval", steps=60, model=toy_model(width=32, depth=1, heads=2, kv_heads=1, vocab=38),
                       kv_pairs=6, needle_bins=2, kv_batch=64, eval_per_bin=32, warmup=2, snapshot_steps=())

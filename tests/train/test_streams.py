@@ -26,7 +26,10 @@ def _manual_losses(model, batch):
     return out
 
 
-@pytest.mark.parametrize("lm_batch,kv_batch", [(4, 6), (3, 4)])  # (3, 4): the LM batch is not cut
+# Under -m extended (a float64 compile of three stream counts each); streams are checked by default through
+# the step: test_train_step_with_streams_matches_one_stream. (3, 4): the LM batch is not cut.
+@pytest.mark.parametrize("lm_batch,kv_batch", [pytest.param(4, 6, marks=pytest.mark.extended),
+                                               pytest.param(3, 4, marks=pytest.mark.extended)])
 def test_streams_give_the_same_losses(tiny, lm_batch, kv_batch):
     cfg = tiny.replace(task="mixed", lm_batch=lm_batch, kv_batch=kv_batch, intervention="middle_weighted_loss")
     graphdef, state = nnx.split(Decoder(dataclasses.replace(cfg.model, param_dtype="float64"), rngs=nnx.Rngs(0)))
