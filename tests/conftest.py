@@ -1,6 +1,8 @@
 """Test-wide settings: float64 for JAX, strict numerics.
 
 float64 is enabled here (and at entry points), never inside the library.
+Test files are imported by their basename (no __init__.py under tests/): two test files with the same
+name in different folders stop collection ("import file mismatch"), so each name is unique in tests/.
 """
 
 import os
