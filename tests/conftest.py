@@ -121,4 +121,5 @@ def smoke_runs(tmp_path_factory):
         return made[name]
 
     get.stdout = {}
+    get.flags = lambda name: list(SHARED_FLAGS.get(name, ["--smoke"]))  # the flags of a shared run
     return get

@@ -5,10 +5,8 @@ import json
 
 import pytest
 
-from lostmid_jax.train import TrainConfig, train
+from lostmid_jax.train import train
 from lostmid_jax.train.loop import SEAL_KEY, read_jsonl, seal_jsonl
-
-from conftest import TINY
 
 
 def test_a_sealed_file_reads_back_and_an_edited_one_is_refused(tmp_path):
@@ -30,9 +28,9 @@ def test_a_sealed_file_reads_back_and_an_edited_one_is_refused(tmp_path):
         read_jsonl(path)
 
 
-def test_a_finished_run_is_sealed_and_an_edited_record_stops_its_resumption(tmp_path):
+def test_a_finished_run_is_sealed_and_an_edited_record_stops_its_resumption(tiny, tmp_path):
     """Before: an edited snapshots.jsonl flowed into snapshots.csv on the next (resuming) run."""
-    cfg = TrainConfig(**{**TINY, "steps": 2, "snapshot_steps": (0, 2), "ckpt_every": 2})
+    cfg = tiny.replace(steps=2, snapshot_steps=(0, 2), ckpt_every=2)
     first = train(cfg, tmp_path)
     for name in ("metrics.jsonl", "snapshots.jsonl"):
         assert SEAL_KEY in (tmp_path / name).read_text().splitlines()[-1]
