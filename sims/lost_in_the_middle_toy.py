@@ -33,7 +33,7 @@ import time
 
 TRAIN = dict(task="passages", kv_pairs=5, needle_bins=5, passage_length=64, kv_batch=64, lm_batch=64, lr=5e-3,
              warmup=20, eval_per_bin=64, streams=1)
-MODEL = dict(width=64, depth=2, heads=4, kv_heads=2, vocab=242)
+MODEL = dict(width=64, depth=2, heads=4, kv_heads=2, vocab=64)
 SMOKE_TRAIN = dict(TRAIN, passage_length=24, kv_batch=8, lm_batch=4, eval_per_bin=4, kv_pairs=3, needle_bins=3)
 SMOKE_MODEL = dict(width=16, depth=1, heads=2, kv_heads=1, vocab=40)
 REMEDIES = ("rope_base:4", "rope_scaling:linear:2", "rope_scaling:dynamic:2", "rope_scaling:yarn:2",
@@ -52,11 +52,10 @@ def train_config(steps: int, smoke: bool):
 
 
 def probe_flags(train_cfg, *, examples: int) -> list[str]:
-    """The token-probe flags that match the training task (same k, T, key and value sizes, ids from 2)."""
+    """The token-probe flags that match the training task (same k, key and value sizes; T by the caller)."""
     base = train_cfg.base
-    return ["--mode", "tokens", "--passages", str(base.kv_pairs), "--length", str(base.passage_length),
-            "--key-tokens", str(base.passage_key_tokens), "--value-tokens", "1", "--examples", str(examples),
-            "--candidates", "5"]
+    return ["--mode", "tokens", "--passages", str(base.kv_pairs), "--key-tokens", str(base.passage_key_tokens),
+            "--value-tokens", "1", "--examples", str(examples), "--candidates", "5"]
 
 
 def main(argv=None) -> int:
@@ -82,10 +81,12 @@ def main(argv=None) -> int:
     flags = ["--weights", str(model_dir), *probe_flags(train_cfg, examples=examples), "--no-progress"]
     if args.smoke:
         flags += ["--n-boot", "200"]
+    length = str(train_cfg.base.passage_length)
     if "diagnose" in EXPERIMENTS:
-        cli.main(["diagnose", *flags, "--attention-examples", "4", "--out", str(out / "diagnose")])
+        cli.main(["diagnose", *flags, "--lengths", length, "--attention-examples", "8",
+                  "--out", str(out / "diagnose")])
     remedies = REMEDIES if not args.smoke else ("rope_base:4", "reorder:last", "sinks:2:8")
-    cli.main(["remedies", *flags, "--remedies", ",".join(remedies), "--marker", "1", "--context",
+    cli.main(["remedies", *flags, "--length", length, "--remedies", ",".join(remedies), "--marker", "1", "--context",
               str(train_cfg.base.passage_length), "--attention-examples", "8", "--influence-examples",
               "0" if args.smoke else "4", "--out", str(out / "remedies")])
     print(f"recipe done in {time.process_time() - start:.0f} s of CPU (this process) -> {out}")

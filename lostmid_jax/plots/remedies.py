@@ -79,9 +79,10 @@ def received_by_remedy(rec, *, ax=None, title: str | None = None):
     """Attention received against uniform attention over the mask, by key position x = j/L, per model
     (mean over layers, heads and the measured prompts; 1 = uniform)."""
     fig, ax, own = single_axes(ax, (5.6, 3.4))
-    for i, name in enumerate(dict.fromkeys(rec["remedy"])):
+    names = list(dict.fromkeys(rec["remedy"]))
+    for i, name in enumerate(names):
         rows = rec[rec["remedy"] == name]
-        kw = dict(_BASE, marker=None) if name == "none" else series(i, None, marker=False)
+        kw = dict(_BASE, marker=None) if name == "none" else series(i, max(len(names), 8), marker=False)
         ax.plot(rows["x"], rows["vs_uniform"], label="unmodified" if name == "none" else name, **kw)
     ax.axhline(1.0, color="0.3", linestyle="--", linewidth=1)
     ax.set(yscale="log", xlabel="key position x = j / L", ylabel="received / uniform over the mask")

@@ -91,8 +91,10 @@ def _accuracy_lines(exp, records, first, last) -> list[str]:
     """Accuracy by needle bin against chance for every variant, and each intervention against the baseline."""
     cfg, bins = exp.base, exp.base.needle_bins
     chance = tasks.chance_accuracy(cfg)
-    lines = [f"retrieval chance level {chance:.3f} (uniform guess among the {cfg.kv_pairs} context values; "
-             f"{cfg.kv_format} format, K, NV = {cfg.kv_sizes}); accuracy = mean over {bins} needle bins"]
+    how = (f"a uniform guess among min(V - 2, T) = {round(1 / chance)} ids; passages format, {cfg.kv_pairs} passages"
+           if cfg.task == "passages" else f"uniform guess among the {cfg.kv_pairs} context values; "
+           f"{cfg.kv_format} format, K, NV = {cfg.kv_sizes}")
+    lines = [f"retrieval chance level {chance:.3f} ({how}); accuracy = mean over {bins} needle bins"]
     for variant, step in [("none", first)] + [(v, last) for v in exp.variants]:  # step 0: one model per seed
         m, half = mean_halfwidth(_series(records, variant, "acc_mean", step).values())
         by_bin = ", ".join(_fmt(_series(records, variant, f"acc_bin{b}", step).values(), "") for b in range(bins))
