@@ -24,7 +24,7 @@ def _figure_cells(notebook):
     return [c for c in notebook.cells if c.cell_type == "code" and "figure" in c.metadata.get("tags", [])]
 
 
-EXTENDED = ("training_dynamics",)  # trains a model in its kernel: under -m extended
+EXTENDED = ("training_dynamics", "lost_in_the_middle_toy")  # train a model in their kernel: under -m extended
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.extended] if p.stem in EXTENDED else [])

@@ -90,7 +90,7 @@ def test_config_read(saved):
     assert cfg.rope_scaling == want and cfg.rope_theta == 100.0 and cfg.max_positions == P
 
 
-@pytest.mark.parametrize("length", [LONG, 12])
+@pytest.mark.parametrize("length", [LONG, pytest.param(12, marks=pytest.mark.extended)])
 def test_logits_match_transformers_beyond_the_original_context(saved, length):
     """Same tokens -> the same logits within 1e-5 (a fresh transformers model per length: its dynamic
     kind keeps the frequencies of the longest sequence seen)."""
@@ -102,6 +102,7 @@ def test_logits_match_transformers_beyond_the_original_context(saved, length):
     assert np.abs(ours - ref).max() < 1e-5  # measured <= 6.1e-6 at length 40 (|logits| <= 4.3), float32 rounding
 
 
+@pytest.mark.extended
 def test_the_scaling_matters(saved, tmp_path):
     """Negative control: the same weights with plain RoPE differ from transformers' scaled model by far more
     than 1e-5 beyond P (dynamic: only beyond P; it equals plain RoPE inside)."""
