@@ -300,7 +300,9 @@ def verdict_lines(result: Result) -> list[str]:
             lines.append(f"{spec}: not applicable ({note})")
             continue
         att = f"; attention to the fact {_ci(effect.fact_attention)}" if effect.fact_attention else ""
-        lines.append(f"{spec}: {effect.verdict} (middle accuracy {_ci(effect.middle)}, ends {_ci(effect.ends)}, "
+        cost = {-1: ", but the ends get worse", 1: ", and the ends get better", 0: ""}[effect.ends.sign]
+        lines.append(f"{spec}: {effect.verdict} in the middle{cost} (middle accuracy {_ci(effect.middle)}, ends "
+                     f"{_ci(effect.ends)}, "
                      f"middle log P {_ci(effect.middle_logprob)}{att}). Step 0: "
                      f"{theory_text(remedy, base, m, effect)}")
     lines.append("Serving-side KV-cache reordering is not a remedy here: it returns the same keys and values, so the "
