@@ -172,8 +172,8 @@ def test_every_family_load_hf_reads(family, tmp_path):
 
 
 def test_uncached_hub_id_exits_2_saying_how_to_fetch(tmp_path, capsys, monkeypatch):
-    huggingface_hub = pytest.importorskip("huggingface_hub")
-    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "empty-cache"))
+    constants = pytest.importorskip("huggingface_hub.constants")  # the submodule itself: the package loads it lazily
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "empty-cache"))
     with pytest.raises(SystemExit) as err:
         script.main("pretrained_vs_init", ["--weights", "someone/not-cached", "--smoke", "--out", str(tmp_path / "x")])
     text = capsys.readouterr().err
