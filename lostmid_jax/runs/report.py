@@ -3,10 +3,15 @@
     from lostmid_jax.runs import write_report
     write_report("runs/depth_sweep/2026...")            # -> runs/depth_sweep/2026.../report.html
 
-The page holds the verdict, the summary table, every figure (PNG embedded as
-base64 data; a run saved without figures gets them drawn from its tables),
-the first rows of each table with a note when more exist, the column
-dictionary, the configuration, the package versions and the git revision.
+The page opens with a human title and a two-line abstract (experiment, sizes,
+smoke or not, date, version; the run directory's name, never a local path),
+then the claims table (claim, paper value, measured with its CI, verdict
+highlighted) where the verdict judges claims, the verdict, and every figure
+(PNG embedded as base64 data; a run saved without figures gets them drawn from
+its tables). The summary table, each CSV (a per-column summary and its first
+rows), the column dictionary, the configuration, the package versions and the
+files are folded (<details>), each with a one-line summary. Formulas of the
+verdict are inline MathML (:mod:`.mathml`).
 It has no script, no stylesheet, font or image from elsewhere, and no link
 out of the page (only links to its own sections).
 """
@@ -22,7 +27,9 @@ import pathlib
 from ..validation import check_int
 from .atomic import write_atomic
 from .load import Run, load_run
+from .mathml import inline
 from .plot import draw
+from .verdict_table import OUTCOMES, claim_rows
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; margin: 0;
@@ -33,10 +40,23 @@ h2 { font-size: 1.2rem; border-bottom: 2px solid #0072B2; padding-bottom: 0.2rem
 h3 { font-size: 1rem; margin: 1.2rem 0 0.4rem; }
 nav a { margin-right: 0.9rem; color: #0072B2; text-decoration: none; }
 .meta { color: #555; font-size: 0.9rem; }
-pre { background: #f3f3f3; padding: 0.7rem; overflow-x: auto; font-size: 0.82rem; border-radius: 4px; }
+pre { background: #f3f3f3; padding: 0.7rem; overflow-x: auto; max-width: 100%; font-size: 0.78rem;
+      border-radius: 4px; }
+.abstract { color: #333; font-size: 0.95rem; margin: 0.1rem 0; }
+.smoke { background: #fff4d6; border: 1px solid #e6c25a; border-radius: 3px; padding: 0 0.3rem; }
 .verdict { background: #eef5fb; border-left: 4px solid #0072B2; padding: 0.6rem 0.9rem 0.6rem 2rem;
-           font-size: 0.95rem; }
+           font-size: 0.92rem; }
 .verdict li { margin: 0.25rem 0; }
+.verdict ul { padding-left: 1.2rem; }
+.outcome { font-weight: 600; border-radius: 3px; padding: 0 0.35rem; white-space: nowrap; }
+.REPRODUCED { background: #d6f0e3; color: #0b5d3b; }
+.REFUTED { background: #fbdcd0; color: #8a2a00; }
+.inconclusive { background: #ececec; color: #444; }
+table.claims td, table.claims th { text-align: left; white-space: normal; vertical-align: top; }
+table.claims { font-size: 0.85rem; width: 100%; }
+details { margin: 0.5rem 0; }
+details > summary { cursor: pointer; font-weight: 600; }
+details > summary .note { font-weight: normal; }
 figure { margin: 1rem 0 1.6rem; }
 figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 figcaption { font-size: 0.88rem; color: #444; }
@@ -114,18 +134,43 @@ def _table_html(frame, rows: int) -> str:
             f"<tbody>{''.join(body)}</tbody></table></div>")
 
 
+def _column_summary(frame, meanings: dict) -> str:
+    """One row per column: meaning, unit, the range of a numeric column (or its distinct values), missing."""
+    import pandas as pd
+
+    body = []
+    for column in frame.columns:
+        values = frame[column]
+        missing = int(values.isna().sum())
+        present = values.dropna()
+        if present.empty:
+            shown = _NA
+        elif pd.api.types.is_numeric_dtype(present) and not pd.api.types.is_bool_dtype(present):
+            lo, hi = present.min(), present.max()
+            shown = _cell(lo) if lo == hi else f"{_cell(lo)} \u2026 {_cell(hi)}"
+        else:
+            distinct = list(dict.fromkeys(map(str, present)))
+            shown = ", ".join(distinct[:6]) + (f", \u2026 ({len(distinct)} distinct)" if len(distinct) > 6 else "")
+        meaning, unit = meanings.get(column, ("", ""))
+        body.append(f"<tr><td><code>{_e(column)}</code></td><td>{_e(shown)}</td><td>{missing or ''}</td>"
+                    f"<td>{_e(unit)}</td><td>{inline(meaning)}</td></tr>")
+    return ("<div class='scroll'><table class='dict'><thead><tr><th>column</th><th>values (min \u2026 max)</th>"
+            f"<th>missing</th><th>unit</th><th>meaning</th></tr></thead><tbody>{''.join(body)}</tbody></table></div>")
+
+
 def _tables_html(run: Run, rows: int) -> str:
     if not run.tables:
         return "<p class='note'>This run has no tables.</p>"
-    parts = []
+    parts = ["<p class='note'>Each table folded: what its columns hold, then its first rows. "
+             f"{_NA} marks a missing value.</p>"]
     for stem, frame in run.tables.items():
         n, m = frame.shape
         shown = min(n, rows)
         note = (f"all {n} rows" if shown == n else
                 f"the first {shown} of {n} rows (truncated; the full table is {stem}.csv in the run directory)")
-        parts.append(f"<h3 id='table-{_e(stem)}'>{_e(stem)}.csv</h3>"
-                     f"<p class='note'>{m} columns; {_e(note)}. {_NA} marks a missing value.</p>"
-                     + _table_html(frame, rows))
+        parts.append(f"<details id='table-{_e(stem)}'><summary>{_e(stem)}.csv <span class='note'>{n} rows \u00d7 "
+                     f"{m} columns</span></summary>" + _column_summary(frame, run.columns.get(stem, {}))
+                     + f"<p class='note'>{_e(note)}.</p>" + _table_html(frame, rows) + "</details>")
     return "\n".join(parts)
 
 
@@ -135,18 +180,62 @@ def _dictionary_html(run: Run) -> str:
     parts = ["<p class='note'>From columns.csv. An empty unit: a dimensionless number, a flag or a label.</p>"]
     order = [s for s in run.tables if s in run.columns] + [s for s in run.columns if s not in run.tables]
     for stem in order:
-        body = "".join(f"<tr><td><code>{_e(c)}</code></td><td>{_e(meaning)}</td><td>{_e(unit)}</td></tr>"
+        body = "".join(f"<tr><td><code>{_e(c)}</code></td><td>{inline(meaning)}</td><td>{_e(unit)}</td></tr>"
                        for c, (meaning, unit) in run.columns[stem].items())
-        parts.append(f"<h3>{_e(stem)}.csv</h3><div class='scroll'><table class='dict'><thead><tr><th>column</th>"
-                     f"<th>meaning</th><th>unit</th></tr></thead><tbody>{body}</tbody></table></div>")
+        parts.append(f"<details><summary>{_e(stem)}.csv <span class='note'>{len(run.columns[stem])} columns"
+                     "</span></summary><div class='scroll'><table class='dict'><thead><tr><th>column</th>"
+                     f"<th>meaning</th><th>unit</th></tr></thead><tbody>{body}</tbody></table></div></details>")
     return "\n".join(parts)
 
 
+def _highlight(text: str) -> str:
+    """``text`` as HTML: formulas in MathML, each outcome word (REPRODUCED, REFUTED, inconclusive) marked."""
+    out = inline(text)
+    for outcome in OUTCOMES:
+        out = out.replace(f": {outcome} (", f": <span class='outcome {outcome}'>{outcome}</span> (")
+    return out
+
+
 def _verdict_html(verdict: str | None) -> str:
-    lines = [line.strip() for line in (verdict or "").splitlines() if line.strip()]
+    """The verdict as a list; indented lines nest under the line above them."""
+    lines = [line for line in (verdict or "").splitlines() if line.strip()]
     if not lines:
         return "<p class='note'>This run has no verdict.</p>"
-    return "<ul class='verdict'>" + "".join(f"<li>{_e(line)}</li>" for line in lines) + "</ul>"
+    html_, open_sub = ["<ul class='verdict'>"], False
+    for line in lines:
+        nested = line.startswith((" ", "\t"))
+        if nested and not open_sub:
+            html_.append("<ul>")
+            open_sub = True
+        elif not nested and open_sub:
+            html_.append("</ul></li>")
+            open_sub = False
+        elif not nested and len(html_) > 1:
+            html_.append("</li>")
+        html_.append(f"<li>{_highlight(line.strip())}" + ("</li>" if nested else ""))
+    html_.append("</ul></li></ul>" if open_sub else "</li></ul>")
+    return "".join(html_)
+
+
+def _claims_html(verdict: str | None) -> str | None:
+    """The claims table (:func:`.verdict_table.claim_rows`), or None when the verdict judges no claim."""
+    rows = claim_rows(verdict)
+    if not rows:
+        return None
+    body, group = [], None
+    for row in rows:
+        if row.group != group:
+            group = row.group
+            if group:
+                body.append(f"<tr><th colspan='4'>{inline(group)}</th></tr>")
+        body.append(f"<tr><td>{inline(row.claim)}</td><td>{_e(row.paper) or _NA}</td><td>{inline(row.measured)}"
+                    f"</td><td><span class='outcome {row.outcome}'>{row.outcome}</span><br>"
+                    f"<span class='note'>{inline(row.reason)}</span></td></tr>")
+    return ("<table class='claims'><thead><tr><th>claim</th><th>paper</th><th>measured [95% CI]</th>"
+            f"<th>verdict</th></tr></thead><tbody>{''.join(body)}</tbody></table>"
+            "<p class='note'>The verdict rule (docs/step0.md): REPRODUCED when the whole 95% interval meets the "
+            "claim, REFUTED when it misses it (or the profile misses the reference beyond the seeds' noise), "
+            "otherwise inconclusive. The full reasons are in the verdict below.</p>")
 
 
 def _flat(values: dict, prefix: str = "") -> list[tuple[str, str]]:
@@ -158,6 +247,21 @@ def _flat(values: dict, prefix: str = "") -> list[tuple[str, str]]:
         else:
             pairs.append((prefix + key, value if isinstance(value, str) else json.dumps(value)))
     return pairs
+
+
+def _local_paths_hidden(pairs, run: Run) -> list[tuple[str, str]]:
+    """Config values that are paths of this machine shown without them: a path inside the run directory as
+    RUN_DIR/..., any other absolute path as .../its name (the page is sent to others)."""
+    roots = sorted({str(run.path), str(run.path.resolve())}, key=len, reverse=True)
+    out = []
+    for key, value in pairs:
+        text = str(value)
+        for root in roots:
+            text = text.replace(root, "RUN_DIR")
+        if text.startswith(("/", "~")) or (len(text) > 2 and text[1:3] == ":\\"):
+            text = "\u2026/" + pathlib.PurePath(text).name
+        out.append((key, text))
+    return out
 
 
 def _kv_html(pairs) -> str:
@@ -178,38 +282,98 @@ def _files_html(run: Run) -> str:
     return _kv_html(items)
 
 
+_SIZE_FIELDS = ("presets", "preset", "model", "length", "lengths", "depths", "alphas", "seeds", "steps",
+                "interventions", "remedies", "seq_lengths", "examples")
+
+
+def _title(run: Run) -> str:
+    """The experiment's one-line description (lostmid_jax.experiments.EXPERIMENTS), capitalized."""
+    from ..experiments import EXPERIMENTS
+
+    text = EXPERIMENTS.get(run.experiment, (None, run.experiment.replace("_", " ")))[1]
+    return text[:1].upper() + text[1:]
+
+
+def _sizes(config: dict) -> str:
+    """'presets toy, length 32, seeds 2': the config fields that size a run, shallowest first."""
+    found = {}
+    for key, value in sorted(_flat(config), key=lambda kv: kv[0].count(".")):
+        name = key.rsplit(".", 1)[-1]
+        if name in _SIZE_FIELDS and name not in found and value not in ("null", "[]"):
+            text = value.strip("[]").replace('"', "").replace(",", ", ").replace(",  ", ", ")
+            found[name] = f"{name.replace('_', ' ')} {text}"
+    return ", ".join(found[name] for name in _SIZE_FIELDS if name in found)
+
+
+def _abstract(run: Run) -> str:
+    """Two lines: the command, its sizes and whether it is a smoke run; then date, version, revision, time."""
+    from ..experiments import EXPERIMENTS
+
+    record = run.record
+    command = EXPERIMENTS.get(run.experiment, (run.experiment,))[0]
+    sizes = _sizes(record.get("config", {}))
+    smoke = ("<span class='smoke'>smoke run: too small to test the paper's claims</span>" if record.get("smoke")
+             else "full-size run")
+    first = f"<code>lostmid {_e(command)}</code>" + (f" \u00b7 {_e(sizes)}" if sizes else "") + f" \u00b7 {smoke}"
+    created = str(record.get("created_utc", "?"))
+    date = created[:16].replace("T", " ") + " UTC" if len(created) >= 16 else created
+    versions = record.get("versions") or {}
+    second = [f"run {date}", f"lostmid-jax {versions.get('lostmid-jax', '?')}",
+              f"git {str(record.get('git_revision') or 'unknown')[:12]}", f"status {record.get('status', '?')}"]
+    if record.get("seconds") is not None:
+        second.append(f"{float(record['seconds']):.0f} s")
+    second.append(f"run directory {run.path.name}")
+    return (f"<p class='abstract'>{first}</p>\n"
+            f"<p class='abstract meta'>{_e(' · '.join(second))}</p>")
+
+
+def _fold(summary: str, content: str) -> str:
+    return f"<details><summary>{summary}</summary>{content}</details>"
+
+
 def build_html(run: Run, *, rows: int = 20) -> str:
     """The report page of ``run`` (:func:`~lostmid_jax.runs.load_run`), ``rows`` rows per table."""
     rows = check_int("rows", rows, 1)
     record = run.record
-    title = f"{run.experiment} run {run.path.name}"
-    meta = [f"created {record.get('created_utc', '?')}", f"status {record.get('status', '?')}"]
-    if record.get("seconds") is not None:
-        meta.append(f"{record['seconds']} s")
-    if record.get("smoke"):
-        meta.append("smoke run")
+    title = _title(run)
     info = [(k, json.dumps(v) if isinstance(v, (dict, list)) else v) for k, v in record.items()
             if k not in ("config", "versions", "git_revision", "created_utc", "experiment")]
     provenance = [("git revision", record.get("git_revision") or "unknown"),
                   *sorted((record.get("versions") or {}).items())]
-    sections = [
-        ("verdict", "Verdict", _verdict_html(run.verdict)),
-        ("summary", "Summary", f"<pre>{_e(run.summary.rstrip())}</pre>" if run.summary
-         else "<p class='note'>This run has no summary table.</p>"),
+    config_pairs = _local_paths_hidden(_flat(record.get("config", {})), run)
+    info = _local_paths_hidden(info, run)
+    summary_lines = (run.summary or "").rstrip().splitlines()
+    claims = _claims_html(run.verdict)
+    verdict = _verdict_html(run.verdict)
+    sections = []
+    if claims is not None:
+        sections.append(("claims", "Claims", claims))
+        verdict = _fold("The verdict in full <span class='note'>(reasons, misfit tests, null references)</span>",
+                        verdict)
+    sections += [
+        ("verdict", "Verdict", verdict),
         ("figures", "Figures", _figures_html(run)),
+        ("summary", "Summary table", _fold(
+            f"table.txt <span class='note'>{len(summary_lines)} lines, as the run printed it</span>",
+            f"<pre>{_e(run.summary.rstrip())}</pre>") if run.summary
+         else "<p class='note'>This run has no summary table.</p>"),
         ("tables", "Tables", _tables_html(run, rows)),
         ("columns", "Column dictionary", _dictionary_html(run)),
-        ("config", "Configuration", _kv_html(_flat(record.get("config", {})))
-         + "<h3>Run information</h3>" + _kv_html(info)),
-        ("versions", "Versions and git revision", _kv_html(provenance)),
-        ("files", "Files in the run directory", _files_html(run)),
+        ("config", "Configuration", _fold(
+            f"config.json <span class='note'>{len(config_pairs)} fields; {_e(_sizes(record.get('config', {})))}"
+            "</span>", _kv_html(config_pairs) + "<h3>Run information</h3>" + _kv_html(info))),
+        ("versions", "Versions and git revision", _fold(
+            f"{len(provenance) - 1} packages <span class='note'>git {_e(str(provenance[0][1])[:12])}</span>",
+            _kv_html(provenance))),
+        ("files", "Files in the run directory", _fold("the files <span class='note'>names and sizes</span>",
+                                                      _files_html(run))),
     ]
     nav = "".join(f"<a href='#{key}'>{_e(name)}</a>" for key, name, _ in sections)
     body = "\n".join(f"<section id='{key}'><h2>{_e(name)}</h2>\n{content}</section>" for key, name, content in sections)
     return ("<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n"
             "<meta name='viewport' content='width=device-width, initial-scale=1'>\n"
             f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
-            f"<h1>{_e(title)}</h1>\n<p class='meta'>{_e(' · '.join(meta))} · {_e(str(run.path))}</p>\n"
+            f"<h1>{_e(title)}</h1>\n{_abstract(run)}\n"
             f"<nav>{nav}</nav>\n{body}\n</main>\n</body>\n</html>\n")
 
 

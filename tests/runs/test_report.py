@@ -3,6 +3,8 @@
 import base64
 import html.parser
 import os
+import pathlib
+import re
 import shutil
 import subprocess
 
@@ -58,6 +60,66 @@ def _external_references(page: _Page) -> list[str]:
     return found
 
 
+def _bare(text: str) -> str:
+    """Text without spaces and formula markup (_ ^ braces; the symbols MathML rendering puts for >=, <=, ->)."""
+    for ascii_, symbol in ((">=", "\u2265"), ("<=", "\u2264"), ("->", "\u2192"), ("sqrt(", "\u221a(")):
+        text = text.replace(ascii_, symbol)
+    text = re.sub(r"\brho\b", "\u03c1", re.sub(r"(?<=[^\w])rho(?=_)", "\u03c1", text))
+    return re.sub(r"[\s_^{}]", "", text)
+
+
+def _layout_problems(page_html: str, run_dir) -> list[str]:
+    """What a shared page must not show: the local path of the run directory (or any absolute path of this
+    machine), and a raw <pre> summary open on the page (it runs past the right edge): every <pre> is folded."""
+    problems = []
+    for path in {str(run_dir), str(pathlib.Path(run_dir).resolve()), str(pathlib.Path.home()), "/tmp/"}:
+        if path in page_html:
+            problems.append(f"absolute path {path!r}")
+    depth, opened = 0, []
+    for token in re.finditer(r"<(/?)(details|pre)\b", page_html):
+        closing, tag = token.groups()
+        if tag == "details":
+            depth += -1 if closing else 1
+        elif not closing and depth == 0:
+            opened.append(token.start())
+    problems += [f"<pre> not folded at offset {at}" for at in opened]
+    return problems
+
+
+def test_the_layout_check_can_fail(smoke_runs):
+    run_dir = smoke_runs("depth_sweep")
+    bad = f"<p>{run_dir}</p><pre>{'x' * 300}</pre><details><pre>ok</pre></details>"
+    assert len(_layout_problems(bad, run_dir)) >= 2 and any('<pre>' in m for m in _layout_problems(bad, run_dir))
+
+
+@pytest.mark.parametrize("name", list(EXPERIMENTS))
+def test_report_shows_no_local_path_and_no_open_pre(name, smoke_runs):
+    run_dir = smoke_runs(name)
+    text = build_html(runs.load_run(run_dir))
+    assert _layout_problems(text, run_dir) == []
+    assert f"run directory {run_dir.name}" in text
+
+
+def test_step0_report_opens_with_title_abstract_and_claims_table(smoke_runs):
+    """A human title, the abstract (command, sizes, smoke, date, version), then the claims table with one
+    highlighted outcome per claim of the verdict."""
+    run = runs.load_run(smoke_runs("step0"))
+    text = build_html(run)
+    page = _Page()
+    page.feed(text)
+    assert "<h1>Step-0 Jacobian influence profiles of initialized decoders vs theory</h1>" in text
+    abstract = text[text.index("<p class='abstract'>"):text.index("<nav>")]
+    assert "lostmid step0" in abstract and "length 16" in abstract and "lostmid-jax 0.1.0" in abstract
+    assert run.record["created_utc"][:10] in abstract
+    claims = text[text.index("<table class='claims'>"):text.index("</table>", text.index("<table class='claims'>"))]
+    outcomes = re.findall(r"<span class='outcome (\w+)'>(\w+)</span>", claims)
+    judged = re.findall(r": (REPRODUCED|REFUTED|inconclusive) \(", run.verdict)
+    assert [o for o, _ in outcomes] == [o for _, o in outcomes] == judged and len(judged) == 6
+    assert claims.count("<td>0.99</td>") == 3 and "<td>0.02</td>" in claims  # the paper's numbers
+    assert "<msub><mi>a</mi>" in claims  # a_l as MathML
+    assert text.index("id='claims'") < text.index("id='verdict'") < text.index("id='figures'")
+
+
 def test_the_offline_check_catches_external_references():
     page = _Page()
     page.feed("<html><head><link rel=stylesheet href='https://x/y.css'><style>@import 'a.css';</style></head>"
@@ -82,8 +144,8 @@ def test_report_embeds_every_figure_and_links_nowhere(name, smoke_runs, tmp_path
     embedded = {img["alt"]: base64.b64decode(img["src"].split(",", 1)[1]) for img in page.images}
     assert pngs and embedded == pngs  # every saved figure, byte for byte
     text = " ".join(" ".join(page.text).split())
-    for line in run.verdict.splitlines():
-        assert " ".join(line.split()) in text
+    for line in run.verdict.splitlines():  # every word and number of the verdict (formulas become MathML)
+        assert _bare(line) in _bare(" ".join(page.text)), line
     for stem, frame in run.tables.items():
         assert f"{stem}.csv" in text
         if len(frame) > 5:
@@ -129,9 +191,22 @@ def _browser():
     return next((path for path in map(shutil.which, BROWSERS) if path), None)
 
 
-def test_report_renders_in_headless_chromium(smoke_runs, tmp_path):
+SCREENSHOTS = os.environ.get("LOSTMID_REPORT_SCREENSHOTS")  # a folder: keep the first screens there to look at
+
+
+def _screenshot(browser, page, shot, tmp_path, height):
+    argv = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+            "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9", f"--window-size=1280,{height}",
+            f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={shot}", page.as_uri()]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120, env={**os.environ, "HOME": str(tmp_path)})
+    assert done.returncode == 0 and shot.is_file(), done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("name", ["depth_sweep", "step0"])
+def test_report_renders_in_headless_chromium(name, smoke_runs, tmp_path):
     """The page, opened from disk with every network request refused, renders to a screenshot
-    whose figures show (coloured pixels of the palette, not a blank page)."""
+    whose figures show (coloured pixels of the palette, not a blank page); the first screen (1280 x 900)
+    shows the title and, for step0, the claims table with its highlighted outcomes."""
     browser = _browser()
     if browser is None:
         pytest.skip("no Chromium or Chrome on PATH (Debian: apt-get install chromium); the HTML checks above "
@@ -139,13 +214,12 @@ def test_report_renders_in_headless_chromium(smoke_runs, tmp_path):
     from matplotlib.image import imread
 
     page = tmp_path / "report.html"
-    assert cli.main(["report", str(smoke_runs("depth_sweep")), "--out", str(page)]) == 0
-    shot = tmp_path / "shot.png"
-    argv = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-            "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9", "--window-size=1280,2400",
-            f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={shot}", page.as_uri()]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=120, env={**os.environ, "HOME": str(tmp_path)})
-    assert done.returncode == 0 and shot.is_file(), done.stderr[-2000:]
+    assert cli.main(["report", str(smoke_runs(name)), "--out", str(page)]) == 0
+    shot, first = tmp_path / "shot.png", tmp_path / "first.png"
+    _screenshot(browser, page, shot, tmp_path, 2400)
+    _screenshot(browser, page, first, tmp_path, 900)
+    if SCREENSHOTS:
+        shutil.copy(first, pathlib.Path(SCREENSHOTS) / f"report_{name}_first_screen.png")
     pixels = imread(shot)[..., :3]
     assert pixels.shape[:2] == (2400, 1280)
     rgb = np.round(pixels * 255).astype(int)
@@ -153,6 +227,12 @@ def test_report_renders_in_headless_chromium(smoke_runs, tmp_path):
     blue = np.all(np.abs(rgb - (0x00, 0x72, 0xB2)) < 40, axis=-1).sum()  # PALETTE[0]: headings and curves
     orange = np.all(np.abs(rgb - (0xE6, 0x9F, 0x00)) < 40, axis=-1).sum()  # PALETTE[1]: only in the figures
     assert not_white > 0.05 and blue > 500 and orange > 200, (not_white, blue, orange)
+    top = np.round(imread(first)[..., :3] * 255).astype(int)
+    smoke = np.all(np.abs(top - (0xFF, 0xF4, 0xD6)) < 6, axis=-1).sum()  # the smoke note's yellow
+    assert smoke > 2000 or not runs.load_run(smoke_runs(name)).record.get("smoke"), smoke
+    if name == "step0":  # the grey of "inconclusive" badges: the claims table is on the first screen
+        badges = np.all(np.abs(top - (0xEC, 0xEC, 0xEC)) < 4, axis=-1).sum()
+        assert badges > 3000, badges
 
 
 def test_missing_values_show_as_one_mark(smoke_runs, tmp_path):
@@ -160,7 +240,8 @@ def test_missing_values_show_as_one_mark(smoke_runs, tmp_path):
     shutil.copytree(smoke_runs("depth_sweep"), copy)
     runs.write_csv(copy / "extra.csv", [{"flag": True, "v": None, "w": "a"}, {"flag": None, "v": 1.5, "w": ""}])
     text = build_html(runs.load_run(copy))
-    row = text[text.index("<h3 id='table-extra'>"):]
+    row = text[text.index("<details id='table-extra'>"):]
+    row = row[row.index("<table class='data'>"):]
     row = row[:row.index("</table>")]
     assert row.count("<td>\u2014</td>") == 3 and "<td>True</td>" in row and "<td>1.5</td>" in row
     assert "&lt;NA&gt;" not in row and "nan" not in row.lower()

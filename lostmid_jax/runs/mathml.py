@@ -1,0 +1,78 @@
+"""The ASCII formulas of verdicts and tables, rendered as inline MathML (no script, nothing fetched).
+
+    inline("mean a_l, log10 p/t, rho_H(1/2), 10^37.0, n^-1/2 >= 0.985")
+
+Escapes the text for HTML and turns, inside it:
+
+    X_y, X_{l,i}   (X a letter or a Greek name)    -> <msub>
+    10^k, X^k, X^(expr), )^(expr)                  -> <msup>
+    log10                                          -> log with subscript 10
+    sqrt(  ->  the radical sign;  >=, <=, ->  ->  the symbols
+
+Identifiers such as middle_weighted_loss are left alone (only a single letter
+or a Greek name takes a subscript). MathML Core renders in every current
+browser without fonts or scripts from elsewhere.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+_GREEK = {"alpha": "\u03b1", "beta": "\u03b2", "gamma": "\u03b3", "delta": "\u03b4", "rho": "\u03c1",
+          "sigma": "\u03c3", "mu": "\u03bc", "tau": "\u03c4", "theta": "\u03b8", "lambda": "\u03bb"}
+_BASE = r"(?<![\w.])(?:" + "|".join(_GREEK) + r"|[A-Za-z])"
+_SUB = re.compile(_BASE.replace("(?:", "(?P<base>", 1) + r"_(?P<sub>\{[^{}]{1,12}\}|[A-Za-z0-9]{1,6})(?![\w{])")
+_SUP = re.compile(r"(?P<base>(?<![\w.])\d+|(?<![\w.])[A-Za-z]|\))\^(?P<exp>\([^()]{1,20}\)|-?\d+(?:\.\d+)?(?:/\d+)?"
+                  r"|-?[A-Za-z](?![\w]))")
+_LOG10 = re.compile(r"\blog10\b")
+_SYMBOLS = ((">=", "\u2265"), ("<=", "\u2264"), ("->", "\u2192"), ("sqrt(", "\u221a("))
+
+
+def _mi(text: str) -> str:
+    """Identifiers as <mi>, numbers as <mn>, the rest as <mo>, of an escaped piece of formula."""
+    out = []
+    for token in re.findall(r"\d+(?:\.\d+)?|[A-Za-z]+|\S", text):
+        if token[0].isdigit():
+            out.append(f"<mn>{token}</mn>")
+        elif token[0].isalpha():
+            out.append(f"<mi>{_GREEK.get(token, token)}</mi>")
+        else:
+            out.append(f"<mo>{html.escape(token)}</mo>")
+    return "<mrow>" + "".join(out) + "</mrow>"
+
+
+def _math(inner: str) -> str:
+    return f"<math>{inner}</math>"
+
+
+def inline(text: str) -> str:
+    """``text`` as HTML with its ASCII formulas as inline MathML (module docstring)."""
+    pieces, last = [], 0
+    pattern = re.compile("|".join(f"(?:{p.pattern})" for p in (_LOG10,)) + "|" + _SUB.pattern + "|" + _SUP.pattern
+                         .replace("?P<base>", "?P<sbase>"))
+    for match in pattern.finditer(text):
+        pieces.append(_plain(text[last:match.start()]))
+        token = match.group(0)
+        if token == "log10":
+            pieces.append(_math("<msub><mi>log</mi><mn>10</mn></msub>"))
+        elif match.group("sub") is not None:
+            base, sub = match.group("base"), match.group("sub").strip("{}")
+            pieces.append(_math(f"<msub><mi>{_GREEK.get(base, base)}</mi>{_mi(sub)}</msub>"))
+        else:
+            base, exp = match.group("sbase"), match.group("exp")
+            exp = exp[1:-1] if exp.startswith("(") else exp
+            base_ml = "<mo>)</mo>" if base == ")" else _mi(base)
+            pieces.append(_math(f"<msup>{base_ml}{_mi(exp)}</msup>"))
+        last = match.end()
+    pieces.append(_plain(text[last:]))
+    return "".join(pieces)
+
+
+def _plain(text: str) -> str:
+    for ascii_, symbol in _SYMBOLS:
+        text = text.replace(ascii_, symbol)
+    return html.escape(text, quote=True)
+
+
+__all__ = ["inline"]
