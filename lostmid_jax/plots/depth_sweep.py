@@ -38,8 +38,10 @@ def u_curves(profiles, *, ax=None):
     """Figure 1: log10 (L w_j) against x = j/L, one curve per H (one a, one L); returns the Figure.
 
     ``profiles``: profiles.csv (alpha, depth, length, j, x, log10_density).
-    Lines show j < L; a dot marks the last token (the recency delta).
+    Lines show j < L; a dot marks the last token (the recency delta), with its own legend entry.
     """
+    from matplotlib.lines import Line2D
+
     fig, ax, own = single_axes(ax, (7, 4.5))
     alpha, length = float(profiles["alpha"].iloc[0]), int(profiles["length"].iloc[0])
     depths = sorted(int(h) for h in profiles["depth"].unique())
@@ -51,9 +53,10 @@ def u_curves(profiles, *, ax=None):
         ax.plot(last["x"], last["log10_density"], "o", color=kw["color"], markersize=5)
     ax.set_xlabel(r"normalized position $x = j/L$")
     ax.set_ylabel(r"$\log_{10}(L\,w_j)$  (influence density)")
-    ax.set_title(f"Step-0 influence on the last token ($a = {alpha:g}$, $L = {length}$)\n"
-                 "dots: the last token (recency delta)")
-    ax.legend(ncol=2)
+    ax.set_title(f"Step-0 influence on the last token ($a = {alpha:g}$, $L = {length}$)")
+    handles, labels = ax.get_legend_handles_labels()
+    dot = Line2D([], [], linestyle="none", marker="o", markersize=5, color="0.3")
+    ax.legend([*handles, dot], [*labels, "dots: the last token $j = L$\n(recency delta), colour of its $H$"], ncol=2)
     if own:
         fig.tight_layout()
     return fig
@@ -106,6 +109,11 @@ def middle_vs_depth(results, cfg=None, *, ax=None):
     geo.axhline(1.0, color="0.5", linewidth=0.8)
     geo.set_ylabel("exact / geometric law (ratio)")
     geo.set_title("Geometric law ($0 < a < 1$): 1 means exact = law")
+    dropped = sorted({int(h) for h in rows["depth"]} - {int(h) for h in rows[np.isfinite(
+        rows["log10_geometric_law"].astype(float))]["depth"]})
+    if dropped and n_shown:  # said under the panel, where it hides no data
+        geo.set_xlabel(f"depth $H$ (layers)\nnot shown: $H = {', '.join(map(str, dropped))}$ (the law needs "
+                       "$H \\geq 2$)" + ("; $a = 1$ (no geometric law)" if any(a >= 1 for a in alphas) else ""))
     if n_shown:
         geo.legend(loc="lower right")
     else:
@@ -167,26 +175,17 @@ def _edges(values: np.ndarray) -> np.ndarray:
     return np.concatenate([[values[0] / 1.2], np.sqrt(values[1:] * values[:-1]), [values[-1] * 1.2]])
 
 
-def _bins(values: np.ndarray) -> np.ndarray:
-    """Colour bin edges for log10 values: 0 and a 1-2-5 sequence up to the largest value."""
-    top = float(values.max()) if values.size else 1.0
-    edges = [0.0] + [m * 10.0 ** e for e in range(-1, 6) for m in (1, 2, 5)]
-    cut = next(k for k, v in enumerate(edges) if v >= top) if top <= edges[-1] else len(edges) - 1
-    edges = edges[:cut + 1]
-    low = float(values.min()) if values.size else 0.0
-    start = max(k for k, v in enumerate(edges) if v <= low) if low >= 0 else 0
-    return np.array(edges[start:])
-
-
 @style.styled
 def peak_to_trough_heatmap(results, cfg=None, *, ax=None):
-    """Figure 4: log10 (max_j w_j / min_j w_j) over a x H at the first L; returns the Figure.
+    """Figure 4: the peak-to-trough ratio max_j w_j / min_j w_j over a x H at the first L; returns the Figure.
 
-    The colour shows the log10 value itself, in bins (1-2-5 steps) read off
-    the colour bar; blank cells: ratio 1 or a zero entry (infinite ratio).
+    The colour is linear in decades (log10 of the ratio on a linear colour scale from 0 to the next
+    whole decade; colour-bar ticks 10^k), and each cell shows its ratio as 10^v with v to two decimals,
+    so cells of nearby ratios are told apart by the number, not by the colour alone. Blank cells: ratio 1
+    (log10 = 0) or a zero entry (infinite ratio), said in the cell.
     """
-    import matplotlib
-    from matplotlib.colors import BoundaryNorm
+    from matplotlib.colors import Normalize
+    from matplotlib.ticker import FixedLocator, FuncFormatter
 
     rows = _constant(results, continuum=False)
     alphas = _alphas(rows)
@@ -195,20 +194,35 @@ def peak_to_trough_heatmap(results, cfg=None, *, ax=None):
     value = {(float(r.alpha), int(r.depth)): float(r.log10_peak_to_trough) for r in rows.itertuples()}
     grid = np.array([[value.get((a, int(h)), np.nan) for h in depths] for a in alphas], dtype=float)
     shown = np.isfinite(grid) & (grid > 0)
-    bins = _bins(grid[shown])
-    fig, ax, own = single_axes(ax, (8, 0.45 * len(alphas) + 2.4))
-    cmap = matplotlib.colormaps["viridis"].resampled(len(bins) - 1)  # one colour per bin
-    mesh = ax.pcolormesh(_edges(depths), np.arange(len(alphas) + 1), np.ma.masked_where(~shown, grid),
-                         cmap=cmap, norm=BoundaryNorm(bins, cmap.N))
+    top = max(1.0, float(np.ceil(grid[shown].max()))) if shown.any() else 1.0
+    norm = Normalize(0.0, top)
+    fig, ax, own = single_axes(ax, (8, 0.55 * len(alphas) + 2.4))
+    edges = _edges(depths)
+    mesh = ax.pcolormesh(edges, np.arange(len(alphas) + 1), np.ma.masked_where(~shown, grid), cmap="viridis",
+                         norm=norm)
+    cmap = mesh.get_cmap()
+    for i in range(len(alphas)):
+        for k, h in enumerate(depths):
+            v = grid[i, k]
+            centre = float(np.sqrt(edges[k] * edges[k + 1]))
+            if shown[i, k]:
+                light = sum(cmap(norm(v))[:3]) / 3 > 0.5
+                text = f"$10^{{{v:.2f}}}$"
+            else:
+                light, text = True, "1" if v == 0 else ("\u221e" if np.isinf(v) else "")
+            ax.text(centre, i + 0.5, text, ha="center", va="center", fontsize=7,
+                    color="black" if light else "white")
     style.log_count_axis(ax, "x")
     ax.set_yticks(np.arange(len(alphas)) + 0.5, [f"{a:g}" for a in alphas])
     ax.grid(False)
     ax.set_xlabel("depth $H$ (layers)")
     ax.set_ylabel("attention weight $a$")
-    ax.set_title(f"Peak-to-trough ratio: largest / smallest $w_j$ ($L = {length}$; blank: ratio 1 or a zero entry)")
-    bar = root_figure(ax).colorbar(mesh, ax=ax, ticks=bins)
-    bar.set_label(r"$\log_{10}$ (peak / trough), binned")
-    bar.ax.set_yticklabels([f"{b:g}" for b in bins])
+    ax.set_title(f"Peak-to-trough ratio: largest / smallest $w_j$ ($L = {length}$)")
+    step = max(1, int(np.ceil(top / 8)))
+    bar = root_figure(ax).colorbar(mesh, ax=ax)
+    bar.ax.yaxis.set_major_locator(FixedLocator(np.arange(0, top + 0.5, step)))
+    bar.ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"$10^{{{int(round(y))}}}$"))
+    bar.set_label("peak / trough (colour linear in decades)")
     if own:
         fig.tight_layout()
     return fig

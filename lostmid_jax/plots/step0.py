@@ -17,7 +17,6 @@ import math
 import pathlib
 
 import numpy as np
-from matplotlib.colors import LogNorm
 
 from . import style
 from ._layout import axes_grid, save
@@ -71,11 +70,14 @@ def overlay(name: str, summaries: dict, *, ax=None):
     _density(ax, x, native["theory"]["measured"], i=1, n=3, label=r"theory, measured $a_l$")
     _density(ax, x, native["theory"]["fitted"], i=2, n=3,
              label=f"theory, fitted $a$ = {_ci_text(native['a_fit'], ci.get('a_fit'))}")
-    _setup(ax, f"{name}: $\\|\\partial y_L / \\partial x_j\\|_F$ vs theory (native); markers at right: $j = L$\n"
-               f"Spearman {_ci_text(native['spearman_measured'], ci.get('spearman_measured'))} (measured $a_l$), "
-               f"{_ci_text(native['spearman_fitted'], ci.get('spearman_fitted'))} (fitted $a$)\n"
-               f"$W_1$ {_ci_text(native['wasserstein_measured'], ci.get('wasserstein_measured'), '.3f')}, "
-               f"{_ci_text(native['wasserstein_fitted'], ci.get('wasserstein_fitted'), '.3f')}  [95% CI]")
+    _setup(ax, f"{name}: $\\|\\partial y_L / \\partial x_j\\|_F$ vs theory (native); markers at right: $j = L$")
+    stats = (f"vs theory [95% CI]      measured $a_l$      fitted $a$\n"
+             f"Spearman  {_ci_text(native['spearman_measured'], ci.get('spearman_measured'))}   "
+             f"{_ci_text(native['spearman_fitted'], ci.get('spearman_fitted'))}\n"
+             f"$W_1$          {_ci_text(native['wasserstein_measured'], ci.get('wasserstein_measured'), '.3f')}   "
+             f"{_ci_text(native['wasserstein_fitted'], ci.get('wasserstein_fitted'), '.3f')}")
+    # the statistics in a box (the legend's heading), placed where no data is; not in the title
+    ax.legend(title=stats, title_fontproperties={"size": "small"}, alignment="left", loc="best")
     ax = axes[0, 1]
     for i, (variant, s) in enumerate(variants):
         _density(ax, x, s["paths"]["total"]["p"], s["paths"]["total"]["p_sem"], i=i, n=len(variants),
@@ -108,42 +110,81 @@ def overlay(name: str, summaries: dict, *, ax=None):
     return fig
 
 
+def received_vs_uniform(probs) -> np.ndarray:
+    """Attention each key receives over what uniform causal attention gives it: [..., L] from A [..., L, L].
+
+    r_j = sum_{i >= j} A_ij / sum_{i >= j} 1/i (1-based i, j): 1 where every query attends uniformly over
+    its keys 1..i (the same ratio as :func:`lostmid_jax.analysis.attention_received`'s vs_uniform for a
+    causal mask, computed here from the saved probabilities).
+    """
+    probs = np.asarray(probs, np.float64)
+    length = probs.shape[-1]
+    inverse = 1.0 / np.arange(1, length + 1)
+    expected = np.cumsum(inverse[::-1])[::-1]  # sum_{i >= j} 1/i
+    return probs.sum(axis=-2) / expected
+
+
 @style.styled
 def heatmap(name: str, summary: dict, heads: int = 3, *, ax=None):
-    """Attention probabilities A[query, key] (log colour) of chosen layers and heads.
+    """i * A[query i, key j] of chosen layers and heads: the deviation from uniform causal attention.
 
+    Uniform causal attention is A_ij = 1/i, so i * A_ij = 1 everywhere it holds; the colour is a diverging
+    log scale centred at 1 (purple below, orange above, symmetric limits). Under each panel a strip shows
+    the attention each key receives relative to uniform (:func:`received_vs_uniform`), on the same scale.
     Positions are 1-based (query i, key j = 1..L), layers and heads too.
+
     ``ax``: a grid [layers, heads shown] of Axes (a flat sequence is one row).
 
     Returns:
       The Figure, or None when the summary holds no heatmap.
     """
+    from matplotlib.colors import LogNorm
+    from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
+
     if summary.get("heat") is None:
         return None
     layers, probs = summary["heat"]  # [layers] 0-based layer indices, [layers, N, L, L]
     shown = min(heads, probs.shape[1])
-    fig, axes, own = axes_grid(ax, len(layers), shown, (3.4 * shown + 1.4, 3.2 * len(layers)), layout="constrained")
+    fig, axes, own = axes_grid(ax, len(layers), shown, (3.4 * shown + 1.6, 3.9 * len(layers)), layout="constrained")
     length = probs.shape[-1]
     extent = (0.5, length + 0.5, length + 0.5, 0.5)  # pixel k covers position k + 1
-    positive = probs[probs > 0]
-    norm = LogNorm(vmin=max(float(positive.min()), 1e-6), vmax=float(positive.max()))
+    rows = np.arange(1, length + 1, dtype=np.float64)[:, None]
+    scaled = probs[:, :shown] * rows  # i * A_ij
+    received = received_vs_uniform(probs[:, :shown])  # [layers, shown, L]
+    values = np.concatenate([scaled[probs[:, :shown] > 0], received[received > 0]])
+    spread = float(np.max(np.abs(np.log10(values)))) if values.size else 0.0
+    limit = 10.0 ** max(spread, 0.02)
+    norm = LogNorm(vmin=1.0 / limit, vmax=limit)
+    cmap = "PuOr_r"
     for r, layer in enumerate(layers):
         for c in range(shown):
             ax = axes[r, c]
-            a = np.ma.masked_less_equal(probs[r, c], 0)
-            im = ax.imshow(a, cmap="cividis", norm=norm, interpolation="nearest", origin="upper", extent=extent)
+            a = np.ma.masked_where(probs[r, c] <= 0, scaled[r, c])
+            im = ax.imshow(a, cmap=cmap, norm=norm, interpolation="nearest", origin="upper", extent=extent)
             ax.set_title(f"layer {int(layer) + 1}, head {c + 1}")
             ax.grid(False)
             style.integer_ticks(ax, "both")
-            if r == len(layers) - 1:
-                ax.set_xlabel(r"key position $j$")
+            ax.tick_params(labelbottom=False)
             if c == 0:
                 ax.set_ylabel(r"query position $i$")
-    fig.colorbar(im, ax=list(axes[:len(layers), :shown].flat), shrink=0.9,
-                 label=r"attention probability $A_{ij}$ (log scale; uniform causal $= 1/i$)")
+            strip = ax.inset_axes([0.0, -0.2, 1.0, 0.1])
+            strip.imshow(received[r, c][None, :], cmap=cmap, norm=norm, interpolation="nearest", aspect="auto",
+                         extent=(0.5, length + 0.5, 1, 0))
+            strip.set_yticks([])
+            strip.grid(False)
+            style.integer_ticks(strip, "x")
+            strip.set_ylabel("recv.", rotation=0, ha="right", va="center", fontsize="small")
+            if r == len(layers) - 1:
+                strip.set_xlabel(r"key position $j$ (strip: attention received / uniform)")
+    bar = fig.colorbar(im, ax=list(axes[:len(layers), :shown].flat), shrink=0.9)
+    ticks = [1.0 / limit, limit ** -0.5, 1.0, limit ** 0.5, limit]
+    bar.ax.yaxis.set_major_locator(FixedLocator(ticks))
+    bar.ax.yaxis.set_minor_locator(NullLocator())
+    bar.ax.yaxis.set_major_formatter(FixedFormatter([f"{t:.3g}" for t in ticks]))
+    bar.set_label(r"$i \cdot A_{ij}$: attention over uniform causal ($A_{ij} = 1/i$); 1 = uniform, log scale")
     if own:
-        fig.suptitle(f"{name} at initialization: seed 0, layers {', '.join(str(int(l) + 1) for l in layers)}, "
-                     f"heads 1-{shown}, first {length} positions")
+        fig.suptitle(f"{name} at initialization: deviation from uniform attention (seed 0, layers "
+                     f"{', '.join(str(int(l) + 1) for l in layers)}, heads 1-{shown}, first {length} positions)")
     return fig
 
 

@@ -34,7 +34,7 @@ def test_log10_values_sit_on_linear_axes_and_log_axes_hold_raw_counts(figures):
         for axis in (ax.xaxis, ax.yaxis):
             label = axis.get_label().get_text()
             scale = axis.get_scale()
-            if "binned" in label:
+            if "decades" in label:
                 continue  # the heatmap's colour bar: checked in test_heatmap_colours_are_log10_values_from_the_table
             if "log_{10}" in label:
                 assert scale == "linear", (name, label)
@@ -45,13 +45,18 @@ def test_log10_values_sit_on_linear_axes_and_log_axes_hold_raw_counts(figures):
 
 
 def test_heatmap_colours_are_log10_values_from_the_table(tables, figures):
+    """Linear colour in decades (log10 of the ratio on a linear norm from 0), ticks 10^k at whole decades,
+    and each cell's value written in it (10^v, two decimals, read back against results.csv)."""
+    from matplotlib.colors import Normalize
+
     fig = figures["fig4_peak_to_trough"]
     heat, bar = fig.axes
-    assert "log_{10}" in bar.get_ylabel() and "binned" in bar.get_ylabel()
-    # a binned scale: one colour per interval of log10 values, the interval edges as plain-number ticks
-    bins = heat.collections[0].norm.boundaries
-    assert type(heat.collections[0].norm).__name__ == "BoundaryNorm"
-    assert np.allclose(bar.get_yticks(), bins) and [t.get_text() for t in bar.get_yticklabels()] == [f"{b:g}" for b in bins]
+    assert "decades" in bar.get_ylabel()
+    norm = heat.collections[0].norm
+    assert type(norm) is Normalize and norm.vmin == 0 and float(norm.vmax).is_integer()
+    ticks = bar.get_yticks()
+    assert np.allclose(ticks, np.round(ticks)) and ticks[0] == 0
+    assert [t.get_text() for t in bar.get_yticklabels()] == [f"$10^{{{int(t)}}}$" for t in ticks]
     rows = tables["results"]
     rows = rows[(rows["schedule"] == "constant") & ~rows["continuum"]]
     values = heat.collections[0].get_array()
@@ -60,7 +65,18 @@ def test_heatmap_colours_are_log10_values_from_the_table(tables, figures):
     shown = ~np.ma.getmaskarray(values).reshape(expected.shape)
     assert np.array_equal(shown, np.isfinite(expected) & (expected > 0))
     assert np.allclose(np.ma.getdata(values).reshape(expected.shape)[shown], expected[shown], rtol=0, atol=0)
-    assert bins[0] <= expected[shown].min() and bins[-1] >= expected[shown].max()
+    assert norm.vmax >= expected[shown].max()
+    written = sorted(float(t.get_text()[5:-2]) for t in heat.texts if t.get_text().startswith("$10^{"))
+    assert np.allclose(written, sorted(np.round(expected[shown], 2)), atol=0.006)
+
+
+def test_every_mark_has_a_legend_entry_and_omissions_are_stated(figures):
+    ax = figures["fig1_u_curves"].axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any("j = L" in label and "dots" in label for label in labels)  # the recency dots
+    assert "dots" not in ax.get_title()
+    geo = figures["fig2_middle_vs_depth"].axes[2]
+    assert "not shown: $H = 1$" in geo.get_xlabel()
 
 
 def test_middle_panel_clipping_is_annotated_with_the_true_count(tables, figures):

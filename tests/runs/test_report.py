@@ -65,7 +65,7 @@ def _bare(text: str) -> str:
     for ascii_, symbol in ((">=", "\u2265"), ("<=", "\u2264"), ("->", "\u2192"), ("sqrt(", "\u221a(")):
         text = text.replace(ascii_, symbol)
     text = re.sub(r"\brho\b", "\u03c1", re.sub(r"(?<=[^\w])rho(?=_)", "\u03c1", text))
-    return re.sub(r"[\s_^{}]", "", text)
+    return re.sub(r"[\s_^{}()]", "", text)
 
 
 def _layout_problems(page_html: str, run_dir) -> list[str]:
@@ -150,9 +150,10 @@ def test_report_embeds_every_figure_and_links_nowhere(name, smoke_runs, tmp_path
         assert f"{stem}.csv" in text
         if len(frame) > 5:
             assert f"the first 5 of {len(frame)} rows (truncated" in text
+    bare = _bare(" ".join(page.text))
     for stem, columns in run.columns.items():
         for column, (meaning, _) in columns.items():
-            assert " ".join(meaning.split()) in text
+            assert _bare(meaning) in bare, meaning
     assert run.record["versions"]["numpy"] in text and "git revision" in text
 
 
