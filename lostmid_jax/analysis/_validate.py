@@ -26,6 +26,10 @@ def check_positive_int(name: str, value) -> int:
 def check_input(x, width: int, *, finite: bool = False):
     """x must be [L, D] with D the model width and L >= 1 (and, with ``finite``, no NaN or inf)."""
     shape = getattr(x, "shape", None)
+    dtype = getattr(x, "dtype", None)
+    if shape is not None and dtype is not None and np.issubdtype(np.dtype(dtype), np.integer):
+        raise ValueError(f"x must be input embeddings [L, {width}], got integer token ids of shape {tuple(shape)}: "
+                         "embed them first, x = model.embed(ids) (ids [L] -> [L, D])")
     if shape is None or len(shape) != 2 or shape[0] < 1 or shape[1] != width:
         raise ValueError(f"x must have shape [L, {width}] (L >= 1), got {shape}")
     if finite:

@@ -16,12 +16,14 @@ import importlib
 PROVIDER = "lostmid_jax.experiments"
 """The package imported on the first lookup, when no experiments are registered yet."""
 
-_registered: dict = {"names": (), "load": None}
+_registered: dict = {"names": (), "load": None, "described": {}}
 
 
 def register(names, load) -> None:
-    """Record the experiment ``names`` and ``load(name) -> module``."""
-    _registered.update(names=tuple(names), load=load)
+    """Record the experiment ``names`` and ``load(name) -> module``; ``names`` may be a dict
+    {name: (subcommand, one-line description)} (what :func:`describe` answers)."""
+    described = {k: tuple(v) for k, v in names.items()} if isinstance(names, dict) else {}
+    _registered.update(names=tuple(names), load=load, described=described)
 
 
 def _ensure() -> dict:
@@ -40,4 +42,10 @@ def experiment_module(name: str):
     return _ensure()["load"](name)
 
 
-__all__ = ["PROVIDER", "experiment_module", "experiment_names", "register"]
+def describe(name: str) -> tuple[str, str]:
+    """(the ``lostmid`` subcommand, its one-line description) of experiment ``name``; (name, name) when the
+    registration gave none."""
+    return _ensure()["described"].get(name, (name, name.replace("_", " ")))
+
+
+__all__ = ["PROVIDER", "describe", "experiment_module", "experiment_names", "register"]

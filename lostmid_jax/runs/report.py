@@ -29,6 +29,7 @@ from .atomic import write_atomic
 from .load import Run, load_run
 from .mathml import inline
 from .plot import draw
+from .registry import describe
 from .verdict_table import OUTCOMES, claim_rows
 
 _CSS = """
@@ -288,9 +289,7 @@ _SIZE_FIELDS = ("presets", "preset", "model", "length", "lengths", "depths", "al
 
 def _title(run: Run) -> str:
     """The experiment's one-line description (lostmid_jax.experiments.EXPERIMENTS), capitalized."""
-    from ..experiments import EXPERIMENTS
-
-    text = EXPERIMENTS.get(run.experiment, (None, run.experiment.replace("_", " ")))[1]
+    text = describe(run.experiment)[1]
     return text[:1].upper() + text[1:]
 
 
@@ -307,10 +306,8 @@ def _sizes(config: dict) -> str:
 
 def _abstract(run: Run) -> str:
     """Two lines: the command, its sizes and whether it is a smoke run; then date, version, revision, time."""
-    from ..experiments import EXPERIMENTS
-
     record = run.record
-    command = EXPERIMENTS.get(run.experiment, (run.experiment,))[0]
+    command = describe(run.experiment)[0]
     sizes = _sizes(record.get("config", {}))
     smoke = ("<span class='smoke'>smoke run: too small to test the paper's claims</span>" if record.get("smoke")
              else "full-size run")

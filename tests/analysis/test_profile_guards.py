@@ -77,3 +77,10 @@ def test_probe_counts_that_cannot_fit_are_refused_before_xla_aborts(model, probe
 def test_inputs_too_long_for_this_machine_are_refused_before_xla_aborts(model):
     with pytest.raises(ValueError, match="x: L=100000 needs"):
         influence_profile(model, np.zeros((100000, 16), np.float32))
+
+
+@pytest.mark.parametrize("ids", [np.arange(8), np.arange(8).reshape(1, 8), np.zeros((8, 16), np.int32)])
+def test_token_ids_are_refused_with_a_hint_to_embed_them(model, ids):
+    with pytest.raises(ValueError, match=r"token ids.*model\.embed"):
+        influence_profile(model, ids)
+    assert np.all(np.isfinite(influence_profile(model, np.asarray(model.embed(np.arange(8)))).norms))

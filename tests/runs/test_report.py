@@ -64,7 +64,9 @@ def _bare(text: str) -> str:
     """Text without spaces and formula markup (_ ^ braces; the symbols MathML rendering puts for >=, <=, ->)."""
     for ascii_, symbol in ((">=", "\u2265"), ("<=", "\u2264"), ("->", "\u2192"), ("sqrt(", "\u221a(")):
         text = text.replace(ascii_, symbol)
-    text = re.sub(r"\brho\b", "\u03c1", re.sub(r"(?<=[^\w])rho(?=_)", "\u03c1", text))
+    greek = {"alpha": "\u03b1", "beta": "\u03b2", "gamma": "\u03b3", "delta": "\u03b4", "rho": "\u03c1",
+             "sigma": "\u03c3", "mu": "\u03bc", "tau": "\u03c4", "theta": "\u03b8", "lambda": "\u03bb"}
+    text = re.sub(r"(?<![\w.])(" + "|".join(greek) + r")(?=_)", lambda m: greek[m.group(1)], text)
     return re.sub(r"[\s_^{}()]", "", text)
 
 

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from ...theory.dead_zones import dead_zone as _theory_dead_zone
 from .config import Config, families_of
 
 _LN10 = math.log(10.0)
@@ -16,29 +17,7 @@ PROFILE_POINTS = 512
 """profiles.csv keeps at most about this many positions per row (every k-th j, and j = L)."""
 
 
-def dead_zone(log_row: np.ndarray, dead_below: float) -> dict:
-    """Dead-zone statistics of a row [L] of log w_j, last token excluded.
-
-    Returns:
-      dead_fraction: share of j < L with L w_j < dead_below;
-      zero_fraction: share of j < L with w_j = 0 exactly (no path);
-      dead_x_min, dead_x_max: extent in x = j/L of the dead positions (nan
-        if none); dead_x_mean: their mean x;
-      log10_min_density: log10 min_{j<L} L w_j (-inf if a zero).
-    """
-    length = log_row.size
-    body = np.asarray(log_row[:-1], dtype=np.float64)
-    x = np.arange(1, length) / length
-    dead = body + math.log(length) < math.log(dead_below)
-    any_dead = bool(dead.any())
-    return {
-        "dead_fraction": float(dead.mean()) if body.size else 0.0,
-        "zero_fraction": float(np.mean(body == -np.inf)) if body.size else 0.0,
-        "dead_x_min": float(x[dead].min()) if any_dead else math.nan,
-        "dead_x_max": float(x[dead].max()) if any_dead else math.nan,
-        "dead_x_mean": float(x[dead].mean()) if any_dead else math.nan,
-        "log10_min_density": (float(body.min()) + math.log(length)) / _LN10 if body.size else math.nan,
-    }
+dead_zone = _theory_dead_zone  # the math lives in lostmid_jax.theory.dead_zones; the old name stays
 
 
 def profile_record(cfg: Config, spec: str, depth: int, log_row: np.ndarray | None = None) -> dict:

@@ -5,7 +5,13 @@
 Every number is a mean across seeds with its 95% confidence interval in
 brackets, mean +- t(0.975, S-1) SE (SE = sample std / sqrt(S); changes are
 paired by seed); a claim is made only when the interval excludes 0 (or
-chance). With one seed there is no interval and no claim. The Step-0
+chance). Positive quantities (pathway norms and their ratios) get the
+interval of their geometric mean on the log scale
+(:func:`lostmid_jax.stats.intervals.log_interval`: never below 0; none with
+fewer than 3 seeds). At step 0 the untrained model guesses over its whole
+vocabulary, so its accuracy is judged against 1/V, never called below the
+retrieval chance level of a trained guess. With one seed there is no interval
+and no claim; the smoke note comes first. The Step-0
 profile these runs start from is docs/theory.md §1; what training changes is
 outside the paper's Step-0 claims (docs/theory.md §5).
 """
@@ -15,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...stats.format import fmt_ci
-from ...stats.intervals import mean_halfwidth
+from ...stats.intervals import LOG_ROWS, log_interval, mean_halfwidth
 from ...train import tasks
 from ...train.snapshots import central_needle_bins
 
@@ -41,6 +47,20 @@ def _ci(m, half, sign: str = "+", spec: str = ".3f") -> str:
     return fmt_ci(m, m - half, m + half, f"{sign}{spec}", missing="n/a", no_ci="[no CI]")
 
 
+def _log_ci(values, interval=None, spec: str = ".4g") -> str:
+    """'g [lo, hi]' of positive values: the geometric mean and its log-scale 95% interval
+    (:func:`~lostmid_jax.stats.intervals.log_interval`), or 'g (no interval with n < 3)'."""
+    g, lo, hi = log_interval([v for v in values if v > 0]) if interval is None else interval
+    return fmt_ci(g, lo, hi, spec, missing="n/a", no_ci=f"(no interval with n < {LOG_ROWS})")
+
+
+def _ratio_call(interval) -> str:
+    g, lo, hi = interval
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"undetermined (no interval with n < {LOG_ROWS} seeds)" if np.isfinite(g) else "undetermined"
+    return "GROWS" if lo > 1 else "SHRINKS" if hi < 1 else "no clear change (the 95% CI includes 1)"
+
+
 def _fmt(values, sign: str = "+") -> str:
     return _ci(*mean_halfwidth(values), sign)
 
@@ -57,10 +77,10 @@ def _profile_lines(records, first, last) -> list[str]:
              + _call(m, half, "the relative valley DEEPENS", "the relative valley becomes SHALLOWER")]
     for path in ("value", "score"):
         a, b = _series(records, "none", f"{path}_norm", first), _series(records, "none", f"{path}_norm", last)
-        ratio = mean_halfwidth([b[s] / a[s] for s in b if s in a and a[s] > 0])
-        lines.append(f"{path} pathway norm, baseline: step {first} {_ci(*mean_halfwidth(a.values()), '', '.4g')} -> "
-                     f"step {last} {_ci(*mean_halfwidth(b.values()), '', '.4g')}; ratio {_ci(*ratio, '', '.3g')} -> "
-                     + _call(ratio[0] - 1, ratio[1], "GROWS", "SHRINKS", "no clear change (the 95% CI includes 1)"))
+        ratio = log_interval([b[s] / a[s] for s in b if s in a and a[s] > 0])
+        lines.append(f"{path} pathway norm, baseline (geometric mean [95% CI, log scale]): step {first} "
+                     f"{_log_ci(a.values())} -> step {last} {_log_ci(b.values())}; ratio {_log_ci(None, ratio)} -> "
+                     + _ratio_call(ratio))
     return lines
 
 
@@ -98,8 +118,16 @@ def _accuracy_lines(exp, records, first, last) -> list[str]:
     for variant, step in [("none", first)] + [(v, last) for v in exp.variants]:  # step 0: one model per seed
         m, half = mean_halfwidth(_series(records, variant, "acc_mean", step).values())
         by_bin = ", ".join(_fmt(_series(records, variant, f"acc_bin{b}", step).values(), "") for b in range(bins))
-        lines.append(f"{variant} accuracy step {step}: {_ci(m, half, '')} = {m / chance:.1f} x chance "
-                     f"(by needle bin: {by_bin}) -> "
+        head = f"{variant} accuracy step {step}: {_ci(m, half, '')} = {m / chance:.1f} x chance (by needle bin: {by_bin})"
+        if step == 0:  # untrained: a guess over the whole vocabulary, not among the context values
+            vocab_chance = 1.0 / cfg.vocab
+            lines.append(f"{head} -> " + _call(m - vocab_chance, half, "ABOVE chance",
+                                               f"at or below chance (untrained: a guess over all V = {cfg.vocab} "
+                                               f"tokens, chance 1/V = {vocab_chance:.4f})",
+                                               f"at or below chance (untrained: a guess over all V = {cfg.vocab} "
+                                               f"tokens, chance 1/V = {vocab_chance:.4f}; the 95% CI includes it)"))
+            continue
+        lines.append(f"{head} -> "
                      + _call(m - chance, half, "ABOVE chance", "BELOW chance", "AT chance (the 95% CI includes it)"))
     base_acc, v1 = _series(records, "none", "acc_middle", last), _series(records, "none", "total_valley", last)
     for variant in exp.variants[1:]:
@@ -126,7 +154,9 @@ def verdict(exp, records: list[dict]) -> list[str]:
     retrieval accuracy against chance and across interventions (mean [95% CI] over seeds)."""
     steps = sorted({r["step"] for r in records})
     first, last = steps[0], steps[-1]
-    lines = [f"seeds {list(exp.seeds)}; mean [95% CI] across seeds; steps {first} -> {last}; the step-0 profile "
+    smoke = exp.base.steps <= SMOKE_STEPS or len(exp.seeds) < 2
+    lines = ["(smoke run: too small to test the paper's claims)"] if smoke else []
+    lines += [f"seeds {list(exp.seeds)}; mean [95% CI] across seeds; steps {first} -> {last}; the step-0 profile "
              f"is the model at initialization (docs/theory.md §1), the changes are beyond the paper's Step-0 "
              f"claims (docs/theory.md §5)"]
     lines += _profile_lines(records, first, last)
@@ -134,6 +164,4 @@ def verdict(exp, records: list[dict]) -> list[str]:
         lines += _chunk_lines(records, first, last)
     if exp.base.task != "lm":
         lines += _accuracy_lines(exp, records, first, last)
-    if exp.base.steps <= SMOKE_STEPS or len(exp.seeds) < 2:
-        lines.append("(smoke run: too small to test the paper's claims)")
     return lines
