@@ -66,6 +66,17 @@ class Run:
     figures: tuple
     record: dict
 
+    def __repr__(self) -> str:
+        """One line: experiment, directory, table shapes, figures and verdict length (no DataFrame dumped).
+
+        >>> Run(pathlib.Path("runs/x"), "depth_sweep", None, {}, {}, "a\\nb", None, (), {})
+        Run('runs/x', experiment='depth_sweep', tables={}, figures=0, verdict='2 lines')
+        """
+        tables = ", ".join(f"{stem}: {frame.shape[0]}x{frame.shape[1]}" for stem, frame in self.tables.items())
+        verdict = "none" if self.verdict is None else f"{len(self.verdict.splitlines())} lines"
+        return (f"Run({str(self.path)!r}, experiment={self.experiment!r}, tables={{{tables}}}, "
+                f"figures={len(self.figures)}, verdict={verdict!r})")
+
     @property
     def module(self):
         """The experiment module (imports no jax)."""

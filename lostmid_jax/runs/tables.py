@@ -63,6 +63,12 @@ def _number(text: str) -> bool:
     return True
 
 
+def _integers(fields: list[str]) -> bool:
+    """Whether the non-empty ``fields`` are all integer literals (at least one)."""
+    present = [f for f in fields if f != ""]
+    return bool(present) and all(f.lstrip("+-").isdigit() for f in present)
+
+
 def checked_rows(path) -> list[list[str]]:
     """The rows (header first) of a run's CSV file, checked for damage; ValueError naming the file and line.
 
@@ -113,7 +119,8 @@ def read_csv(path: pathlib.Path) -> list[dict]:
 
 def read_table(path) -> "pandas.DataFrame":  # noqa: F821
     """One CSV of a run as a DataFrame: only the empty field is NA; "True"/"False" columns become
-    bool (pandas' nullable "boolean" when some fields are empty); numbers are numeric. The file is
+    bool (pandas' nullable "boolean" when some fields are empty); numbers are numeric, and a column of
+    integers with empty fields is pandas' nullable "Int64" (not float). The file is
     checked first (:func:`checked_rows`: truncation, ragged rows, damaged numbers name the file and line)."""
     import pandas as pd
 
@@ -122,9 +129,11 @@ def read_table(path) -> "pandas.DataFrame":  # noqa: F821
     csv.writer(text, lineterminator="\n").writerows([header, *rows])
     text.seek(0)
     frame = pd.read_csv(text, keep_default_na=False, na_values=[""])
-    for name in frame.columns:
+    for i, name in enumerate(frame.columns):
         column = frame[name]
-        if column.dtype == object:
+        if column.dtype == "float64" and column.isna().any() and _integers([row[i] for row in rows]):
+            frame[name] = column.astype("Int64")  # integers with empty fields stay integers (pandas' nullable)
+        elif column.dtype == object:
             values = set(column.dropna().tolist())
             if values and values <= {True, False}:
                 frame[name] = column.astype("boolean")

@@ -28,6 +28,23 @@ def test_write_csv_has_one_na_encoding_and_read_table_types_it(tmp_path):
     assert frame["label"].tolist() == ["none", "a=1", "NA"]  # only the empty field is missing
 
 
+def test_integer_columns_with_empty_fields_stay_integers(tmp_path):
+    runs.write_csv(tmp_path / "t.csv", [{"n": 256, "m": 1.0, "k": -3}, {"n": None, "m": None, "k": None},
+                                        {"n": 1024, "m": 2.5, "k": 7}])
+    frame = read_table(tmp_path / "t.csv")
+    assert str(frame["n"].dtype) == "Int64" and frame["n"].tolist()[0] == 256 and frame["n"].isna().tolist() == [
+        False, True, False]
+    assert str(frame["k"].dtype) == "Int64" and frame["k"][2] == 7
+    assert frame["m"].dtype == np.float64  # "1.0" is a float field: the column stays float
+
+
+def test_run_repr_is_one_short_line(smoke_runs):
+    run = runs.load_run(smoke_runs("depth_sweep"))
+    text = repr(run)
+    assert "\n" not in text and len(text) < 300 and "depth_sweep" in text
+    assert all(f"{stem}: {frame.shape[0]}x{frame.shape[1]}" in text for stem, frame in run.tables.items())
+
+
 def test_load_run_refuses_what_is_not_a_run(tmp_path):
     with pytest.raises(ValueError, match="no config.json"):
         runs.load_run(tmp_path)
@@ -67,6 +84,9 @@ def _check_column(name: str, column: str, raw: list[str], series: pd.Series) -> 
     if numbers and len(numbers) == len(fields):
         assert pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series), \
             f"{where}: numeric fields read as {series.dtype}"
+        integers = all(v.lstrip("+-").isdigit() for v in fields)
+        assert not (integers and len(fields) < len(raw)) or str(series.dtype) == "Int64", \
+            f"{where}: integers with empty fields read as {series.dtype}, not Int64"
         return
     words = sorted({v for v in fields if not _is_number(v)})
     assert not numbers, (f"{where} mixes numbers and words {words[:5]}: missing values are empty fields, "
