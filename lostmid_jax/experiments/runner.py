@@ -232,7 +232,7 @@ def _announce(exp, run_dir, result, tables, table, lines, drawn, elapsed, undocu
                 echo(f"  {line}")
         echo(f"\n{exp.describe(result)} in {elapsed:.1f} s -> {run_dir}")
         echo(files_block(exp, run_dir, tables, drawn))
-        echo(f"\nReload: lostmid_jax.io.load_run({str(run_dir)!r}); redraw: lostmid plot {run_dir} --format pdf; "
+        echo(f"\nReload: lostmid_jax.runs.load_run({str(run_dir)!r}); redraw: lostmid plot {run_dir} --format pdf; "
              f"share: lostmid report {run_dir}")
     if undocumented:
         listed = "; ".join(f"{name}: {', '.join(cols)}" for name, cols in undocumented.items())

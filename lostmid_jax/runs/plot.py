@@ -77,14 +77,37 @@ def save_figures(figures: dict, directory, formats=("png",), *, close: bool = Tr
     return written
 
 
+_TEX = {"partial": "\u2202", "rho": "\u03c1", "alpha": "\u03b1", "beta": "\u03b2", "gamma": "\u03b3",
+        "delta": "\u03b4", "sigma": "\u03c3", "mu": "\u03bc", "tau": "\u03c4", "theta": "\u03b8",
+        "lambda": "\u03bb", "pi": "\u03c0", "ln": "ln", "log": "log", "exp": "exp", "max": "max", "min": "min",
+        "sqrt": "\u221a", "cdot": "\u00b7", "times": "\u00d7", "pm": "\u00b1", "geq": "\u2265", "leq": "\u2264",
+        "to": "\u2192", "infty": "\u221e", "approx": "\u2248", "sim": "~", "mathrm": "", "mathbf": "", "text": ""}
+
+
+def plain_title(text: str) -> str:
+    """Mathtext as plain text: r"$\\|\\partial y_L\\|_F$" -> "‖∂y_L‖_F", r"$\\log_{10}$" -> "log10"; the lines
+    of a multi-line title separated by " | " (never run together)."""
+    import re
+
+    lines = []
+    for line in str(text).splitlines():
+        line = line.replace("\\log_{10}", "log10").replace("\\|", "\u2016").replace("\\,", " ")
+        line = re.sub(r"\\([A-Za-z]+)", lambda m: _TEX.get(m.group(1), m.group(1)), line)
+        line = re.sub(r"_\{([^{}]*)\}", r"_\1", line)
+        line = re.sub(r"\^\{([^{}]*)\}", r"^(\1)", line)
+        line = " ".join(line.replace("$", "").replace("{", "").replace("}", "").split())
+        if line:
+            lines.append(line)
+    return " | ".join(lines)
+
+
 def figure_title(fig) -> str:
-    """The suptitle of ``fig``, else its first axes title, else '', as plain text (mathtext
-    markup dropped: r"$\\max_j w_j$" -> "max_j w_j")."""
+    """The suptitle of ``fig``, else its first axes title, else '', as plain text (:func:`plain_title`:
+    mathtext markup rendered as Unicode, lines separated)."""
     title = fig._suptitle.get_text() if getattr(fig, "_suptitle", None) is not None else ""
     if not title:
         title = next((ax.get_title() for ax in fig.axes if ax.get_title()), "")
-    title = re.sub(r"\\([A-Za-z]+)", r"\1", title)
-    return " ".join(title.replace("$", "").replace("{", "").replace("}", "").split())
+    return plain_title(title)
 
 
-__all__ = ["FIGURE_FORMATS", "draw", "draw_figures", "figure_title", "parse_formats", "save_figures"]
+__all__ = ["FIGURE_FORMATS", "draw", "draw_figures", "figure_title", "parse_formats", "plain_title", "save_figures"]

@@ -74,3 +74,16 @@ def test_plot_refuses_a_directory_that_is_not_a_run(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         cli.main(["plot", str(tmp_path)])
     assert exc.value.code == 2 and "no config.json" in capsys.readouterr().err
+
+
+def test_file_list_titles_are_plain_text_with_separated_lines():
+    from matplotlib.figure import Figure
+
+    from lostmid_jax.runs.plot import figure_title
+
+    fig = Figure()
+    fig.subplots().set_title("toy: $\\|\\partial y_L / \\partial x_j\\|_F$ vs theory\n"
+                             "Spearman 0.867 [0.682, 1.000] ($\\log_{10}$ $\\rho_H(1/2)$)")
+    title = figure_title(fig)
+    assert "\\" not in title and "$" not in title and "{" not in title
+    assert title == "toy: \u2016\u2202 y_L / \u2202 x_j\u2016_F vs theory | Spearman 0.867 [0.682, 1.000] (log10 \u03c1_H(1/2))"

@@ -184,7 +184,7 @@ def test_finished_run_has_dictionary_figures_from_reloaded_tables_and_a_files_bl
     config = json.loads((run_dir / "config.json").read_text())
     assert config["figures"] == ["fig_t.png"] and config["status"] == "done"
     block = said[-2].splitlines()
-    assert said[-1].strip().startswith("Reload: lostmid_jax.io.load_run(")
+    assert said[-1].strip().startswith("Reload: lostmid_jax.runs.load_run(")
     assert block[0] == f"Files in {run_dir}:"
     described = {line.split()[0]: " ".join(line.split()[1:]) for line in block[1:]}
     assert set(described) == {"columns.csv", "config.json", "fig_t.png", "t.csv", "units/", "verdict.txt"}

@@ -307,8 +307,9 @@ def verdict_lines(result: Result) -> list[str]:
                      f"{theory_text(remedy, base, m, effect)}")
     lines.append("Serving-side KV-cache reordering is not a remedy here: it returns the same keys and values, so the "
                  "model's output and its influence profile are unchanged (README, scope).")
-    if cfg.weights == RANDOM_TINY:
-        lines.append("(smoke run: a random tiny model answers at chance; the numbers test the pipeline, not remedies)")
+    if cfg.weights == RANDOM_TINY:  # the smoke note comes first, as in every verdict
+        lines.insert(0, "(smoke run: a random tiny model answers at chance; the numbers test the pipeline, not "
+                        "remedies)")
     return lines
 
 
