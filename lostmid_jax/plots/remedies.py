@@ -74,6 +74,17 @@ def effects(eff, *, ax=None, title: str | None = None):
     return fig
 
 
+def _plain_log_labels(ax) -> None:
+    """Tick labels of a log y axis spanning less than a decade as plain numbers (0.998, not 9.98 x 10^-1)."""
+    from matplotlib.ticker import FuncFormatter
+
+    lo, hi = ax.get_ylim()
+    if hi / lo < 10:
+        plain = FuncFormatter(lambda v, _: f"{v:.4g}")
+        ax.yaxis.set_major_formatter(plain)
+        ax.yaxis.set_minor_formatter(plain)
+
+
 @styled
 def received_by_remedy(rec, *, ax=None, title: str | None = None):
     """Attention received against uniform attention over the mask, by key position x = j/L, per model
@@ -86,6 +97,7 @@ def received_by_remedy(rec, *, ax=None, title: str | None = None):
         ax.plot(rows["x"], rows["vs_uniform"], label="unmodified" if name == "none" else name, **kw)
     ax.axhline(1.0, color="0.3", linestyle="--", linewidth=1)
     ax.set(yscale="log", xlabel="key position x = j / L", ylabel="received / uniform over the mask")
+    _plain_log_labels(ax)
     ax.legend(loc="best", fontsize=6.5)
     ax.set_title(title or "attention received (fact in the middle passage)")
     return fig
