@@ -44,15 +44,22 @@ def _experiment_fields():
     return out
 
 
+def _requires_weights(config) -> bool:
+    """Whether ``config`` has a keyword-only ``weights`` field without a default (a checkpoint to read)."""
+    return any(f.name == "weights" and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+               for f in dataclasses.fields(config))
+
+
 @SETTINGS
 @given(target=st.sampled_from(_experiment_fields()), value=odd | st.integers(-2, 9) | st.lists(odd, max_size=2))
 def test_experiment_config_field(target, value, tmp_path_factory):
     module, field = target
     exp = load(module)
     kwargs = {field: value}
-    if module == "pretrained_vs_init" and field != "weights":
+    needs_weights = _requires_weights(exp.Config)  # pretrained_vs_init, diagnose, remedies
+    if needs_weights and field != "weights":
         kwargs["weights"] = str(tmp_path_factory.getbasetemp() / "no-such-checkpoint")
-    names = (field, "weights") if module == "pretrained_vs_init" else (field,)
+    names = (field, "weights") if needs_weights else (field,)
     run_case(f"experiments.{module}.Config", lambda: exp.Config(**kwargs), names + ("base", "model"))
 
 
