@@ -66,12 +66,12 @@ def golden():
     return assert_same_as_golden
 
 
-# --- one run per experiment, shared by every test that reads it (tests/test_load_run.py, test_plot_cli.py,
-# test_report.py and each experiment's own tests) ---
+# --- one run per experiment, shared by every test that reads it (tests/runs/test_load.py, test_plot.py,
+# test_report.py and each experiment's own tests in tests/experiments) ---
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 # The flags of each shared run: ``--smoke`` unless an experiment's own tests need other flags. step0's tests
 # compare with tests/data/golden/step0_toy16_* (these flags, not --smoke; its --smoke path is checked by
-# tests/sims/test_step0.py::test_smoke_verdict_says_it_cannot_test_the_claims).
+# tests/experiments/test_step0.py::test_smoke_verdict_says_it_cannot_test_the_claims).
 SHARED_FLAGS = {
     "step0": ["--preset", "toy", "--length", "16", "--seeds", "2", "--variants", "native,nopos", "--heat-length", "8",
               "--n-boot", "200"],

@@ -19,7 +19,7 @@ def _build(seed):
 
 def test_mapped_randomized_split_equals_one_by_one():
     """Randomized probes from each item's key, the three pathways, an earlier position and a ragged chunk
-    (5 of 6 probes) in one mapped program. The exact method through mapped_profiles: tests/sims/test_step0.py
+    (5 of 6 probes) in one mapped program. The exact method through mapped_profiles: tests/experiments/test_step0.py
     (seed_profiles, one device), tests/parallel (over a mesh) and test_mapped_equals_one_by_one (slow)."""
     seeds = [0, 3]
     kw = dict(method="randomized", probes=6, split=True, position=7, chunk=5)

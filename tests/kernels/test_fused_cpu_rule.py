@@ -21,7 +21,7 @@ SPECS += [masks.MaskSpec("prefix_lm", prefix=n) for n in (0, 1, 5, 40)]
 
 @pytest.fixture(scope="module", autouse=True)
 def kernel():
-    if not fused_cpu.available():  # tests/nn/test_fused_cpu.py requires the build; here it only skips
+    if not fused_cpu.available():  # tests/kernels/test_fused_cpu.py requires the build; here it only skips
         pytest.skip(fused_cpu.unavailable_reason())
 
 

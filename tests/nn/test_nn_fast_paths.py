@@ -14,7 +14,7 @@ from flax import nnx
 from lostmid_jax.nn import MASK_KINDS, Decoder, DecoderConfig, Execution, MaskSpec, rope
 from lostmid_jax.nn.init import TokenLinear
 from lostmid_jax.nn.masks import allowed_block, static_allowed_block
-from nn_helpers import reference_mask
+from reference_masks import reference_mask
 
 
 def complex_rope(x, positions, theta):

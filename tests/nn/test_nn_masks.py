@@ -13,7 +13,7 @@ import pytest
 from flax import nnx
 
 from lostmid_jax.nn import Decoder, DecoderConfig, apply_fn
-from nn_helpers import reference_mask as shared_reference_mask
+from reference_masks import reference_mask as shared_reference_mask
 
 L, D = 8, 8
 SEGMENTS = np.array([0, 0, 0, 1, 1, 2, 2, 2])

@@ -137,7 +137,7 @@ def _spy_on_seed_profiles(monkeypatch):
 def test_step0_cli_devices_measures_seeds_in_one_call(tmp_path, monkeypatch):
     """`lostmid step0 --devices 2`: both seeds in one seed-parallel call, whose profiles are the saved units.
     That the seed-parallel profiles equal one-device ones: test_seeds_mapped_over_mesh_equal_one_by_one
-    (mapped_profiles over the mesh) and tests/sims/test_step0.py (seed_profiles vs the units of run_unit);
+    (mapped_profiles over the mesh) and tests/experiments/test_step0.py (seed_profiles vs the units of run_unit);
     the whole comparison: test_step0_seeds_spread_over_devices (slow)."""
     from lostmid_jax.experiments import script
     from lostmid_jax.experiments.step0.measure import load_unit

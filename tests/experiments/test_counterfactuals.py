@@ -21,7 +21,7 @@ from lostmid_jax.experiments import counterfactuals as cf
 from lostmid_jax.experiments import script
 from lostmid_jax.theory.prior_specs import default_priors, parse_prior
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 COLUMNS = {
     "prior", "label", "family", "depth", "schedule", "length", "recency_weight", "primacy_mass", "middle_mass", "late_mass",
     "middle_x", "log10_middle_density", "valley_x", "log10_valley_density", "log10_peak_to_trough",

@@ -1,4 +1,5 @@
-"""Dense references shared by the decoder tests (numpy, independent of lostmid_jax)."""
+"""Dense reference masks shared by the decoder (tests/nn) and kernel (tests/kernels) tests (numpy, independent of
+lostmid_jax; importable from every test folder: tests/ is on sys.path through tests/conftest.py)."""
 
 import numpy as np
 

@@ -1,7 +1,7 @@
 """The fused C++ attention kernel (kernels/fused_cpu) against independent references.
 
 References: a float64 dense softmax attention written here from the mask's
-definition (nn_helpers.reference_mask), differentiated by JAX's autodiff; and
+definition (tests/reference_masks.py), differentiated by JAX's autodiff; and
 the whole decoder through the blocked XLA route (Execution(attn_impl="blocked")).
 The kernel runs in float32, so agreement is to float32 rounding (~1e-6 relative).
 The kernel must build here: CI machines have g++ (see kernels/fused_cpu/build.py).
@@ -14,7 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from flax import nnx
-from nn_helpers import reference_mask
+from reference_masks import reference_mask
 
 from lostmid_jax.kernels import fused_cpu
 from lostmid_jax.kernels.fused_cpu import FusedSpec, fused_attention

@@ -244,7 +244,7 @@ def test_every_metric_has_its_ci(run_dir):
     assert f"[{lo:.4f}, {hi:.4f}]" in verdict
 
 
-@pytest.mark.extended  # redraws every figure (lostmid plot redraws step0's by default: tests/test_plot_cli.py)
+@pytest.mark.extended  # redraws every figure (lostmid plot redraws step0's by default: tests/runs/test_plot.py)
 def test_figures_are_drawn_from_the_csvs_alone(run_dir):
     import pandas as pd
     from matplotlib.figure import Figure

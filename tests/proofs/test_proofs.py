@@ -17,7 +17,7 @@ from pathlib import Path
 import mpmath
 import pytest
 
-PROOFS = Path(__file__).resolve().parents[1] / "proofs"
+PROOFS = Path(__file__).resolve().parents[2] / "proofs"
 
 
 def _load_runner():
