@@ -130,5 +130,46 @@ def build_probes(cfg, tok, vocab_size: int, length: int):
                        corpus=corpus, seed=cfg.seed)
 
 
-__all__ = ["RANDOM_TINY", "TINY_LLAMA", "TINY_SEED", "TOKENIZER_FILES", "build_probes", "check_text_inputs", "check_tokenizer_files", "checkpoint_title",
+
+class CheckpointSource:
+    """The checkpoint side of an experiment config with fields ``weights``, ``allow_download``, ``mode``,
+    ``corpus`` and ``facts`` (diagnose, remedies): validation, the local directory, the DecoderConfig, a title."""
+
+    def check_source(self) -> None:
+        """weights non-empty, allow_download a bool, mode one of ``modes``, corpus / facts only in mode 'text'."""
+        from ..validation import check_bool_like
+
+        if not isinstance(self.weights, str) or not self.weights:
+            raise ValueError(f"weights must be a checkpoint directory or hub id, got {self.weights!r}")
+        object.__setattr__(self, "allow_download", check_bool_like("allow_download", self.allow_download))
+        for name in ("corpus", "facts"):
+            if getattr(self, name) is not None and self.mode != "text":
+                raise ValueError(f"{name} is used by mode 'text' only, got mode={self.mode!r}")
+
+    def checked_model_config(self):
+        """The checkpoint's DecoderConfig, its size checked, with a vocabulary (ValueError naming ``weights``)."""
+        model_cfg = self.model_config().check_size()
+        if model_cfg.vocab_size is None:
+            raise ValueError("weights: the checkpoint has no vocabulary (config.json without vocab_size)")
+        return model_cfg
+
+    def checkpoint(self) -> pathlib.Path | None:
+        """The checkpoint's local directory (None for the tiny random one); ValueError naming ``weights``."""
+        return None if self.weights == RANDOM_TINY else self._read_checkpoint()[0]
+
+    def model_config(self):
+        """The checkpoint's DecoderConfig from its config.json (ValueError naming ``weights``)."""
+        return tiny_config() if self.weights == RANDOM_TINY else self._read_checkpoint()[1]
+
+    def _read_checkpoint(self):
+        from ..nn.hf.hub import checkpoint_config
+
+        return checkpoint_config(self.weights, allow_download=self.allow_download)
+
+    @property
+    def title(self) -> str:
+        """The checkpoint's name in titles."""
+        return checkpoint_title(self.weights)
+
+__all__ = ["CheckpointSource", "RANDOM_TINY", "TINY_LLAMA", "TINY_SEED", "TOKENIZER_FILES", "build_probes", "check_text_inputs", "check_tokenizer_files", "checkpoint_title",
            "load_checkpoint", "tiny_config", "write_tiny_checkpoint"]

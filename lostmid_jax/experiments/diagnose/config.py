@@ -9,11 +9,10 @@ position table, the user's corpus and facts files.
 from __future__ import annotations
 
 import dataclasses
-import pathlib
 
-from ...probes.checkpoint import RANDOM_TINY, check_text_inputs, checkpoint_title, tiny_config
+from ...probes.checkpoint import RANDOM_TINY, CheckpointSource, check_text_inputs, tiny_config
 from ...runs.config import reading_stored
-from ...validation import check_bool_like, check_choice, check_float, check_int
+from ...validation import check_choice, check_float, check_int
 
 MODES = ("text", "tokens")
 METHODS = ("auto", "exact", "randomized")
@@ -25,7 +24,7 @@ TINY_GAIN = 5.0  # its weight matrices are scaled by this (std 0.1), so its atte
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class Config:
+class Config(CheckpointSource):
     """Arguments of the diagnosis of a trained model.
 
     Attributes:
@@ -80,9 +79,7 @@ class Config:
     seed: int = 0
 
     def __post_init__(self):
-        if not isinstance(self.weights, str) or not self.weights:
-            raise ValueError(f"weights must be a checkpoint directory or hub id, got {self.weights!r}")
-        object.__setattr__(self, "allow_download", check_bool_like("allow_download", self.allow_download))
+        self.check_source()
         check_choice("mode", self.mode, MODES)
         check_choice("method", self.method, METHODS)
         for name, low in (("passages", 2), ("examples", 2), ("candidates", 2), ("key_tokens", 1),
@@ -96,36 +93,17 @@ class Config:
         if not lengths or len(set(lengths)) != len(lengths):
             raise ValueError(f"lengths must be one or more distinct prompt lengths >= 8, got {self.lengths!r}")
         object.__setattr__(self, "lengths", tuple(check_int("lengths", t, 8) for t in lengths))
-        for name in ("corpus", "facts"):
-            if getattr(self, name) is not None and self.mode != "text":
-                raise ValueError(f"{name} is used by mode 'text' only, got mode={self.mode!r}")
         if reading_stored():  # a run read back: its own fields only, no checkpoint resolved (no hub, no network)
             return
-        model_cfg = self.model_config().check_size()
+        model_cfg = self.checked_model_config()
         if any(isinstance(l, bool) or not isinstance(l, int) or not 1 <= l <= model_cfg.depth for l in layers):
             raise ValueError(f"layers must be 1-based layer numbers in [1, {model_cfg.depth}], got {layers!r}")
         needed = max(self.lengths) + (self.value_tokens - 1 if self.mode == "tokens" else 0)
         if model_cfg.position == "learned" and needed > model_cfg.max_positions:
             raise ValueError(f"lengths: the prompts need {needed} positions but the checkpoint's learned position "
                              f"table holds max_positions={model_cfg.max_positions}")
-        if model_cfg.vocab_size is None:
-            raise ValueError("weights: the checkpoint has no vocabulary (config.json without vocab_size)")
         if self.mode == "text":
             check_text_inputs(self)
-
-    # ---------------------------------------------------------------- the checkpoint
-    def checkpoint(self) -> pathlib.Path | None:
-        """The checkpoint's local directory (None for the tiny random one); ValueError naming ``weights``."""
-        return None if self.weights == RANDOM_TINY else self._read()[0]
-
-    def model_config(self):
-        """The checkpoint's DecoderConfig from its config.json (ValueError naming ``weights``)."""
-        return tiny_config() if self.weights == RANDOM_TINY else self._read()[1]
-
-    def _read(self):
-        from ...nn.hf.hub import checkpoint_config
-
-        return checkpoint_config(self.weights, allow_download=self.allow_download)
 
     def resolved_method(self, width: int) -> str:
         """The influence profile method for a model of width D."""
@@ -133,10 +111,6 @@ class Config:
             return self.method
         return "exact" if width <= EXACT_MAX_WIDTH else "randomized"
 
-    @property
-    def title(self) -> str:
-        """The checkpoint's name in titles."""
-        return checkpoint_title(self.weights)
 
 
 __all__ = ["Config", "MODES", "RANDOM_TINY", "SMOKE", "SMOKE_HELP", "tiny_config"]

@@ -9,11 +9,10 @@ remedy spec, the marker.
 from __future__ import annotations
 
 import dataclasses
-import pathlib
 
-from ...probes.checkpoint import RANDOM_TINY, check_text_inputs, checkpoint_title, tiny_config
+from ...probes.checkpoint import RANDOM_TINY, CheckpointSource, check_text_inputs, tiny_config
 from ...runs.config import reading_stored
-from ...validation import check_bool_like, check_choice, check_float, check_int
+from ...validation import check_choice, check_float, check_int
 
 MODES = ("text", "tokens")
 DEFAULT_REMEDIES = ("rope_base:4", "rope_scaling:linear:2", "rope_scaling:dynamic:2", "rope_scaling:yarn:2",
@@ -25,7 +24,7 @@ SMOKE_HELP = "a tiny random Llama with a word-level tokenizer (written here, off
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class Config:
+class Config(CheckpointSource):
     """Arguments of the remedies test.
 
     Attributes:
@@ -82,9 +81,7 @@ class Config:
     def __post_init__(self):
         from ...probes.remedies import parse_remedy
 
-        if not isinstance(self.weights, str) or not self.weights:
-            raise ValueError(f"weights must be a checkpoint directory or hub id, got {self.weights!r}")
-        object.__setattr__(self, "allow_download", check_bool_like("allow_download", self.allow_download))
+        self.check_source()
         object.__setattr__(self, "remedies", tuple(self.remedies))
         if not self.remedies:
             raise ValueError("remedies must name at least one remedy (e.g. rope_base:4)")
@@ -103,14 +100,9 @@ class Config:
             raise ValueError(f"marker must be a token id or a non-empty string, got {self.marker!r}")
         if self.mode == "tokens" and not self.marker.isdigit() and any(r.startswith("markers") for r in self.remedies):
             raise ValueError(f"marker must be a token id (digits) in mode 'tokens', got {self.marker!r}")
-        for name in ("corpus", "facts"):
-            if getattr(self, name) is not None and self.mode != "text":
-                raise ValueError(f"{name} is used by mode 'text' only, got mode={self.mode!r}")
         if reading_stored():  # a run read back: its own fields only, no checkpoint resolved (no hub, no network)
             return
-        model_cfg = self.model_config().check_size()
-        if model_cfg.vocab_size is None:
-            raise ValueError("weights: the checkpoint has no vocabulary (config.json without vocab_size)")
+        model_cfg = self.checked_model_config()
         if self.marker.isdigit() and int(self.marker) >= model_cfg.vocab_size:
             raise ValueError(f"marker: token id {self.marker} is outside the vocabulary [0, {model_cfg.vocab_size})")
         if model_cfg.position == "learned" and self.positions_needed > model_cfg.max_positions:
@@ -129,23 +121,6 @@ class Config:
         markers = max([len(parse_remedy(r).at) for r in self.remedies if r.startswith("markers")] or [0])
         return self.length + markers + (self.value_tokens - 1 if self.mode == "tokens" else 0)
 
-    def checkpoint(self) -> pathlib.Path | None:
-        """The checkpoint's local directory (None for the tiny random one); ValueError naming ``weights``."""
-        return None if self.weights == RANDOM_TINY else self._resolved()[0]
-
-    def model_config(self):
-        """The checkpoint's DecoderConfig from its config.json (ValueError naming ``weights``)."""
-        return tiny_config() if self.weights == RANDOM_TINY else self._resolved()[1]
-
-    def _resolved(self):
-        from ...nn.hf.hub import checkpoint_config
-
-        return checkpoint_config(self.weights, allow_download=self.allow_download)
-
-    @property
-    def title(self) -> str:
-        """The checkpoint's name in titles."""
-        return checkpoint_title(self.weights)
 
 
 __all__ = ["Config", "DEFAULT_REMEDIES", "MODES", "RANDOM_TINY", "SMOKE", "SMOKE_HELP", "tiny_config"]
