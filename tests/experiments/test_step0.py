@@ -262,7 +262,8 @@ def test_figures_are_drawn_from_the_csvs_alone(run_dir):
     np.testing.assert_allclose(overlay.get_lines()[0].get_ydata(), 16 * p[:-1])
     heat = figs["heatmap_toy"].axes[0].images[0].get_array()
     att = tables["attention"].query("layer == 1 and head == 1")
-    assert heat.shape == (8, 8) and heat[7, 0] == pytest.approx(att.query("i == 8 and j == 1")["prob"].item())
+    # the heat map shows i * A_ij (uniform causal attention is 1 everywhere)
+    assert heat.shape == (8, 8) and heat[7, 0] == pytest.approx(8 * att.query("i == 8 and j == 1")["prob"].item())
 
 
 def test_judge_names_each_case():
