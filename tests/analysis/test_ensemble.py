@@ -17,6 +17,7 @@ def _build(seed):
     return model, jax.random.normal(jax.random.key(1), (10, 16), jnp.float64), jax.random.key(7)
 
 
+@pytest.mark.extended  # 12 s; mapped exact profiles stay in the default run
 def test_mapped_randomized_split_equals_one_by_one():
     """Randomized probes from each item's key, the three pathways, an earlier position and a ragged chunk
     (5 of 6 probes) in one mapped program. The exact method through mapped_profiles: tests/experiments/test_step0.py

@@ -6,6 +6,9 @@ import pathlib
 import pandas as pd
 import pytest
 
+# 25 CPU-s of shared smoke run: under -m extended (CI runs it); probes/remedies' library tests stay default
+pytestmark = pytest.mark.extended
+
 from lostmid_jax import cli
 from lostmid_jax.experiments import remedies, script
 

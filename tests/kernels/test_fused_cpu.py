@@ -141,6 +141,7 @@ def _compare_grads(got, want):
         np.testing.assert_allclose(a, b, rtol=0, atol=2e-5 * max(1.0, float(jnp.max(jnp.abs(b)))))
 
 
+@pytest.mark.extended  # 6 s; the kernel's forward and its rule stay in the default run
 def test_decoder_fused_gradients_equal_blocked():
     """Causal decoder (RoPE, GQA, biases, SwiGLU): outputs, d<w, y>/d(params, x), and d<w, y>/dx with
     the probabilities frozen (value pathway)."""
