@@ -192,15 +192,9 @@ def one_line(err: BaseException) -> str:
 
 def rerun_config(run_dir: str | pathlib.Path, assignments: list[str] | None = None):
     """(experiment module, Config) of an earlier run, with ``key=value`` assignments applied."""
-    from ..runs.inside import inside
+    from ..runs.config_file import read_run_record
 
-    path = inside(run_dir, "config.json")  # a run someone sent: its own config.json, not a link out of it
-    if path is None:
-        raise ValueError(f"run_dir: {str(run_dir)!r} has no config.json")
-    try:
-        record = json.loads(path.read_text())
-    except (ValueError, UnicodeDecodeError) as err:
-        raise ValueError(f"run_dir: {path} is not valid JSON ({err})") from None
+    path, record = read_run_record(run_dir, argument="run_dir", missing="has no config.json")
     if not isinstance(record, dict) or not isinstance(record.get("config"), dict):
         raise ValueError(f"run_dir: {path} must hold an object with a \"config\" object of fields")
     name = record.get("experiment")

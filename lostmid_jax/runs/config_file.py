@@ -15,6 +15,7 @@ import subprocess
 
 from .atomic import write_atomic
 from .config import jsonable
+from .inside import inside
 
 CONFIG_FILE = "config.json"
 """The record of a run directory (experiment, config, versions, git_revision, created_utc, status, ...)."""
@@ -66,4 +67,20 @@ def read_config(path: pathlib.Path) -> dict | None:
     return record if isinstance(record, dict) else None
 
 
-__all__ = ["CONFIG_FILE", "git_revision", "package_versions", "read_config", "write_config"]
+def read_run_record(run_dir, *, argument: str, missing: str) -> tuple[pathlib.Path, object]:
+    """(path, parsed JSON) of a run's own config.json, never a link out of the run (a run someone sent).
+
+    Raises:
+      ValueError: "<argument>: '<run_dir>' <missing>" without a config.json; "<argument>: <path> is not valid
+        JSON (...)" when it does not parse.
+    """
+    path = inside(run_dir, CONFIG_FILE)
+    if path is None:
+        raise ValueError(f"{argument}: {str(run_dir)!r} {missing}")
+    try:
+        return path, json.loads(path.read_text())
+    except (ValueError, UnicodeDecodeError) as err:
+        raise ValueError(f"{argument}: {path} is not valid JSON ({err})") from None
+
+
+__all__ = ["CONFIG_FILE", "git_revision", "package_versions", "read_config", "read_run_record", "write_config"]

@@ -27,8 +27,8 @@ import pathlib
 import warnings
 
 from .config import from_dict, stored_config, unchecked
-from .config_file import CONFIG_FILE
-from .inside import inside, inside_glob, read_text
+from .config_file import read_run_record
+from .inside import inside_glob, read_text
 from .registry import experiment_module, experiment_names
 from .tables import read_columns, read_tables
 
@@ -106,13 +106,8 @@ def load_run(path) -> Run:
     run_dir = pathlib.Path(path)
     if not run_dir.is_dir():
         raise ValueError(f"path: {str(path)!r} is not a run directory (not a directory)")
-    config_path = inside(run_dir, CONFIG_FILE)
-    if config_path is None:
-        raise ValueError(f"path: {str(path)!r} is not a run directory (it has no config.json)")
-    try:
-        record = json.loads(config_path.read_text())
-    except (ValueError, UnicodeDecodeError) as err:
-        raise ValueError(f"path: {config_path} is not valid JSON ({err})") from None
+    config_path, record = read_run_record(path, argument="path",
+                                          missing="is not a run directory (it has no config.json)")
     experiment = record.get("experiment") if isinstance(record, dict) else None
     known = experiment_names()
     if experiment not in known:
