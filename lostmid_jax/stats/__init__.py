@@ -7,6 +7,7 @@ Shapes: S rows (seeds or replicates), L positions (1-based j, x = j / L), B bins
     agreement         agreement(profiles, reference): bootstrap 95% CIs and the noise ceiling
     misfit            misfit_test: THE misfit test (relative residuals per seed, sign-flip calibrated)
     heldout           split_halves, heldout_score: fit on one half of the seeds, score on the other
+    coverage          measured coverage of the agreement intervals; the caveat a verdict carries where it falls short
     columns           what the statistics' CSV columns mean: the one table experiments draw from
     format            fmt, fmt_interval, fmt_ci: the one NaN-aware number formatter of tables and verdicts
     intervals         mean_sem, mean_halfwidth, t_interval, jackknife_interval, wilson_interval,
@@ -23,8 +24,8 @@ from __future__ import annotations
 
 from .._lazy import lazy_exports
 
-_SUBMODULES = ("agreement", "columns", "format", "heldout", "intervals", "misfit", "paired", "profile_intervals",
-               "profile_metrics", "valley")
+_SUBMODULES = ("agreement", "columns", "coverage", "format", "heldout", "intervals", "misfit", "paired",
+               "profile_intervals", "profile_metrics", "valley")
 __all__ = list(_SUBMODULES)
 
 __getattr__, __dir__ = lazy_exports(__name__, {}, _SUBMODULES)

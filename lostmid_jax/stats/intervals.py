@@ -7,6 +7,7 @@ Shapes: S replicates along axis 0 (of rows [S, ...]); scalars elsewhere.
     sem_rows(rows)              # [S, ...] -> [...] SE of the mean over axis 0
     t_interval(rows)            # [S, ...] -> ([...] lo, [...] hi): mean +- t(0.975, S-1) SE
     jackknife_interval(point, leave_one_out, bounds=(0, 1))
+    jackknife_bias_corrected(point, leave_one_out)   # S T - (S - 1) mean T_(i)
     wilson_interval(successes, trials)       # 95% Wilson score interval of a proportion
     log_interval(values)        # (geometric mean, lo, hi) for values > 0: never below 0
 
@@ -14,7 +15,9 @@ Formulas (sd the sample standard deviation, ddof = 1; t = t(0.975, S - 1), z = z
 
 - SE = sd / sqrt(S); the t interval is mean +- t sd / sqrt(S). NaN with S < 2.
 - Jackknife: SE_jack = sqrt((S - 1) / S sum_i (T_(i) - mean T_(.))^2) over the S
-  leave-one-out estimates T_(i); the interval is T +- t SE_jack, clipped to ``bounds``.
+  leave-one-out estimates T_(i); the interval is T +- t SE_jack, clipped to ``bounds``. The
+  bias-corrected jackknife point is T_bc = S T - (S - 1) mean_i T_(i) (it removes the O(1/S) bias of T);
+  the jackknife-t interval is T_bc +- t SE_jack.
 - Wilson: with p = k / n, (p + z^2 / 2n +- z sqrt(p (1 - p) / n + z^2 / 4n^2)) / (1 + z^2 / n).
 - Log scale: m, s the mean and sd of log v; (exp m, exp(m - t s / sqrt(S)), exp(m + t s / sqrt(S))),
   the t interval of the geometric mean; NaN interval with S < 3 (two logs give no usable spread).
@@ -96,6 +99,16 @@ def jackknife_interval(point: float, leave_one_out, *, bounds: tuple[float, floa
     return max(point - half, bounds[0]), min(point + half, bounds[1])
 
 
+def jackknife_bias_corrected(point: float, leave_one_out) -> float:
+    """T_bc = S T - (S - 1) mean_i T_(i) from T and its S leave-one-out estimates (module docstring).
+
+    >>> jackknife_bias_corrected(2.0, [1.0, 3.0, 2.0])  # a statistic without bias keeps its value
+    2.0
+    """
+    jack = np.asarray(leave_one_out, np.float64)
+    return float(jack.size * point - (jack.size - 1) * jack.mean())
+
+
 def wilson_interval(successes: int, trials: int, level: float = LEVEL) -> tuple[float, float]:
     """The Wilson score interval of the proportion successes / trials (module docstring); NaN for 0 trials.
 
@@ -135,5 +148,5 @@ def log_interval(values, level: float = LEVEL) -> tuple[float, float, float]:
     return center, float(np.exp(logs.mean() - half)), float(np.exp(logs.mean() + half))
 
 
-__all__ = ["LEVEL", "jackknife_interval", "log_interval", "mean_halfwidth", "mean_sem", "sem_rows", "t_interval",
-           "wilson_interval"]
+__all__ = ["LEVEL", "jackknife_bias_corrected", "jackknife_interval", "log_interval", "mean_halfwidth", "mean_sem",
+           "sem_rows", "t_interval", "wilson_interval"]

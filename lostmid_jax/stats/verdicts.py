@@ -29,6 +29,12 @@ The rule, in this order:
 6. a claim met that a null reference also meets cannot tell the theories
    apart: the verdict says so (its outcome is unchanged: the number is
    what it is).
+7. an interval whose measured coverage falls short: when ``metric`` names
+   the statistic ("spearman", "wasserstein"), a verdict decided by the
+   interval rule appends the caveat of :func:`lostmid_jax.stats.coverage.caveat`
+   for that statistic at S = rows (and for the noise ceiling's interval when
+   the Spearman was disattenuated with it) where the mean coverage measured on
+   synthetic ensembles is below 0.93 (the outcome is unchanged).
 
 Nothing is rounded toward a claim.
 
@@ -43,6 +49,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
+from .coverage import caveat
 from .format import fmt, fmt_interval
 
 REPRODUCED, REFUTED, INCONCLUSIVE = "REPRODUCED", "REFUTED", "inconclusive"
@@ -111,7 +118,7 @@ def decide(value: float, ci: tuple[float, float], *, rows: int, threshold: float
            higher_is_better: bool = True, band: tuple[float, float] | None = None, min_rows: int = MIN_ROWS,
            misfit_p: float | None = None, alpha: float = ALPHA, ceiling: float | None = None,
            ceiling_ci: tuple[float, float] | None = None, nulls: dict[str, float] | None = None,
-           spec: str = ".4f") -> Verdict:
+           spec: str = ".4f", metric: str | None = None) -> Verdict:
     """The verdict on "value >= threshold" (higher_is_better), "value <= threshold", or "value in band"
     (module docstring).
 
@@ -129,6 +136,8 @@ def decide(value: float, ci: tuple[float, float], *, rows: int, threshold: float
       nulls: name -> the same metric scored for a null reference (a plain decreasing sequence, a theory
         row at a far-away parameter); a null that meets the claim marks it as not discriminating.
       spec: number format in the reason.
+      metric: "spearman" or "wasserstein" (None: no coverage caveat): the statistic whose interval this is,
+        for the caveat of rule 7.
     """
     if (threshold is None) == (band is None):
         raise ValueError("give exactly one of threshold and band")
@@ -140,6 +149,8 @@ def decide(value: float, ci: tuple[float, float], *, rows: int, threshold: float
         raise ValueError(f"min_rows must be an integer >= 2, got {min_rows!r}")
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
+    if metric not in (None, "spearman", "wasserstein"):
+        raise ValueError(f"metric must be None, 'spearman' or 'wasserstein', got {metric!r}")
     if band is not None:
         rule = f"claim: in [{band[0]:g}, {band[1]:g}]"
         meets = lambda v: band[0] <= v <= band[1]  # noqa: E731
@@ -169,7 +180,8 @@ def decide(value: float, ci: tuple[float, float], *, rows: int, threshold: float
     if not (_finite(lo) and _finite(hi)):
         return Verdict(INCONCLUSIVE, f"{what} = {f(judged)} without an interval; {rule}{null_note}",
                        None, discriminates)
-    text = f"{what} = {f(judged)} {fmt_interval(lo, hi, spec)}; {rule}{null_note}"
+    coverage = _coverage_note(metric, rows, value, ceiling)
+    text = f"{what} = {f(judged)} {fmt_interval(lo, hi, spec)}; {rule}{null_note}{coverage}"
     if meets(lo) and meets(hi):
         return Verdict(REPRODUCED, f"the whole interval meets it: {text}", None, discriminates)
     if band is not None:
@@ -183,6 +195,17 @@ def decide(value: float, ci: tuple[float, float], *, rows: int, threshold: float
     need = rows_needed(judged, (lo, hi), edge, rows)
     more = f"; about {need} seeds would decide" if need is not None else ""
     return Verdict(INCONCLUSIVE, f"the interval straddles the claim's edge: {text}{more}", need, discriminates)
+
+
+def _coverage_note(metric: str | None, rows: int, value: float, ceiling: float | None) -> str:
+    """'; coverage: ...' for the intervals a verdict keyed on whose measured coverage falls short (rule 7)."""
+    if metric is None:
+        return ""
+    notes = [caveat(metric, rows, value=value, ceiling=ceiling)]
+    if ceiling is not None:
+        notes.append(caveat("ceiling", rows))
+    notes = [n for n in notes if n]
+    return f"; coverage: {'; '.join(notes)}" if notes else ""
 
 
 def _null_note(nulls, meets, f) -> tuple[str, bool]:

@@ -86,3 +86,27 @@ def test_two_sided_band_claim():
         decide(1.0, (0.9, 1.1), rows=8, threshold=1.0, band=(0, 2))
     with pytest.raises(ValueError, match="band"):
         decide(1.0, (0.9, 1.1), rows=8, band=(2, 1))
+
+
+def test_coverage_caveat_where_the_interval_was_measured_to_under_cover():
+    """Rule 7: the verdict names the measured coverage of the interval it keyed on where it falls below 0.93
+    (stats.coverage.TABLE), and says nothing where it was measured adequate; the outcome is unchanged."""
+    # W1 near its bound at S = 4: measured below 0.93 (the claim's regime W1 <= 0.025)
+    plain = decide(0.02, (0.015, 0.024), rows=4, **W1)
+    v = decide(0.02, (0.015, 0.024), rows=4, metric="wasserstein", **W1)
+    assert v.outcome == plain.outcome == REPRODUCED
+    assert "coverage: the W1 interval covered the truth in 0.90" in v.reason and "coverage" not in plain.reason
+    # a W1 far from its bound at S = 8: measured adequate, no caveat
+    far = decide(0.2, (0.17, 0.23), rows=8, metric="wasserstein", threshold=0.1, higher_is_better=False)
+    assert far.outcome == REFUTED and "coverage" not in far.reason
+    # a Spearman at S = 4 disattenuated by its ceiling: the ceiling's interval under-covers at S = 4
+    rho = decide(0.95, (0.93, 0.97), rows=4, ceiling=0.97, ceiling_ci=(0.95, 0.99), metric="spearman", **SPEARMAN)
+    assert "the noise ceiling interval covered the truth in 0.89" in rho.reason
+    assert "the Spearman interval" not in rho.reason  # its own interval was adequate at S = 4 (0.965)
+    # a Spearman with a low ceiling: its own interval cannot cover
+    low = decide(0.4, (0.3, 0.45), rows=8, ceiling=0.6, ceiling_ci=(0.5, 0.7), metric="spearman", **SPEARMAN)
+    assert low.outcome == REFUTED and "the Spearman interval covered the truth in 0.53" in low.reason
+    # a misfit refutation is not keyed on the interval: no caveat
+    assert "coverage" not in decide(0.02, (0.015, 0.024), rows=4, misfit_p=1e-9, metric="wasserstein", **W1).reason
+    with pytest.raises(ValueError, match="metric"):
+        decide(0.5, (0.4, 0.6), rows=8, metric="W1", **SPEARMAN)

@@ -68,7 +68,7 @@ def judge(claim: str, value: float, ci: tuple[float, float], *, rows: int, ceili
     else:
         kind = dict(threshold=_THRESHOLD[claim], higher_is_better=claim != "wasserstein")
     v = decide(value, ci, rows=rows, misfit_p=misfit_p, ceiling=ceiling, ceiling_ci=ceiling_ci, nulls=nulls,
-               spec=_SPEC[claim], **kind)
+               spec=_SPEC[claim], metric=claim if claim in ("spearman", "wasserstein") else None, **kind)
     extra = f"; {_misfit_text(misfit)}" if misfit is not None else ""
     return f"{v.outcome} ({v.reason}{extra}; paper {target:g}; rule: {rule})"
 
@@ -144,11 +144,14 @@ def verdict(summaries: dict, *, smoke: bool = False) -> list[str]:
             m = misfit.get((kind, length))
             null_rho = {n: v["spearman"] for n, v in nulls.items()}
             null_w1 = {n: v["wasserstein"] for n, v in nulls.items()}
+            rho_bc, w1_bc = (a.spearman_bc, a.wasserstein_bc) if a is not None else (math.nan, math.nan)
             lines.append(f"  Spearman vs theory (a monotonicity check), {label}: {rho:.4f} "
-                         f"{fmt_interval(*rho_ci, '.4f')}, noise ceiling {fmt(ceiling, '.4f')} "
+                         f"{fmt_interval(*rho_ci, '.4f')} (bias-corrected {fmt(rho_bc, '.4f')}), "
+                         f"noise ceiling {fmt(ceiling, '.4f')} "
                          f"{fmt_interval(*ceiling_ci, '.4f')}: "
                          f"{judge('spearman', rho, rho_ci, rows=seeds, ceiling=ceiling, ceiling_ci=ceiling_ci, misfit=m, nulls=null_rho)}")
-            lines.append(f"  Wasserstein vs theory, {label}: {w1:.4f} {fmt_interval(*w1_ci, '.4f')}: "
+            lines.append(f"  Wasserstein vs theory, {label}: {w1:.4f} {fmt_interval(*w1_ci, '.4f')} "
+                         f"(bias-corrected {fmt(w1_bc, '.4f')}): "
                          f"{judge('wasserstein', w1, w1_ci, rows=seeds, misfit=m, nulls=null_w1)}")
         label = "RoPE on vs off" if rope else "positions on vs off (not RoPE: not the paper's RoPE claim)"
         onoff = off["spearman_vs_native"] if off else math.nan
