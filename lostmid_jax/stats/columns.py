@@ -8,7 +8,7 @@
 Every meaning names the profile (``profile``: say, "the held-out mean profile") and
 what it is compared with (``reference``). A column <name>_lo / <name>_hi is the
 95% interval of <name> (:mod:`lostmid_jax.stats.agreement`: bootstrap over seeds;
-the ceiling by the jackknife; means by the t interval, :mod:`lostmid_jax.stats.intervals`),
+W1 and the ceiling by the jackknife; means by the t interval, :mod:`lostmid_jax.stats.intervals`),
 empty where it is undefined (one seed; the jackknife below 3 seeds).
 """
 
@@ -32,7 +32,7 @@ MEANINGS: dict[str, tuple[str, str]] = {
 }
 """Statistic -> (meaning with {profile}, {reference} and {suffix} to fill, unit)."""
 
-INTERVALS = {"spearman": "95% bootstrap CI (over seeds)", "wasserstein": "95% bootstrap CI (over seeds)",
+INTERVALS = {"spearman": "95% bootstrap CI (over seeds)", "wasserstein": "95% jackknife-t CI (over seeds)",
              "ceiling": "95% jackknife CI (over seeds; empty below 3 seeds)", "rms_log": "95% bootstrap CI (over seeds)"}
 """Statistic -> the interval its _lo / _hi columns hold."""
 
