@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from lostmid_jax.stats import profile_metrics as metrics
-from lostmid_jax.stats.agreement import (Agreement, agreement, bin_matrix, row_bootstrap_ci, spearman_rows,
-                                         wasserstein_rows)
+from lostmid_jax.stats.agreement import (Agreement, agreement, bin_matrix, bootstrap_weights, row_bootstrap_ci,
+                                         spearman_rows, wasserstein_rows)
 
 TRIALS = 200
 
@@ -94,6 +94,28 @@ def test_paired_reference_resamples_the_same_rows():
     assert ag.wasserstein_ci[1] < 1e-12
     shuffled = agreement(on, on[::-1], n_boot=200)  # the same mean, but row s no longer pairs with row s
     assert shuffled.spearman == pytest.approx(1.0) and shuffled.wasserstein_ci[1] > 1e-4
+
+
+def test_w1_interval_is_the_jackknife_t_around_the_bias_corrected_point():
+    """W1: leave-one-out W1 by an explicit loop over metrics.wasserstein, S W - (S-1) mean W_(i), and the
+    interval that point +- t(0.975, S-1) SE_jack; the Spearman's bias-corrected point is 2 T - median T*,
+    the centre of its basic interval (the widening k scales both ends about it)."""
+    from scipy import stats
+
+    rng = np.random.default_rng(8)
+    rows, ref = rng.random((6, 30)) + 0.2, rng.random(30) + 0.2
+    ag = agreement(rows, ref, n_boot=300, seed=3)
+    p = rows / rows.sum(1, keepdims=True)
+    loo = np.array([metrics.wasserstein(np.delete(p, i, 0).mean(0), ref) for i in range(6)])
+    bc = 6 * ag.wasserstein - 5 * loo.mean()
+    se = np.sqrt(5 / 6 * np.sum((loo - loo.mean()) ** 2))
+    assert ag.wasserstein_bc == pytest.approx(max(bc, 0.0), rel=1e-10)
+    half = stats.t.ppf(0.975, 5) * se
+    assert ag.wasserstein_ci == pytest.approx((max(ag.wasserstein_bc - half, 0.0), ag.wasserstein_bc + half), rel=1e-10)
+    weights = bootstrap_weights(6, 300, 3)  # the replicates agreement draws, recomputed one by one
+    reps = [metrics.spearman(w @ p, ref) for w in weights]
+    assert ag.spearman_bc == pytest.approx(2 * ag.spearman - np.median(reps), rel=1e-10)
+    assert math.isnan(agreement(rows, ref, n_boot=0).wasserstein_bc)
 
 
 def _coverage(trials, make_rows, ref, truth_rho, truth_w1, **kwargs):
