@@ -284,6 +284,8 @@ def test_judge_names_each_case():
     fitted = judge("wasserstein", 0.018, (0.01, 0.024), rows=8, misfit=big)
     assert fitted.startswith("REFUTED") and "meets the claim" in fitted
     assert judge("wasserstein", 0.02, (0.01, 0.024), rows=8).startswith("REPRODUCED")
+    # W1 near its bound: the interval's measured coverage (stats.coverage) is below 0.93, and the line says so
+    assert "coverage: the W1 interval covered the truth in 0.90" in judge("wasserstein", 0.02, (0.01, 0.024), rows=8)
     assert judge("wasserstein", 0.03, (0.02, 0.04), rows=8).startswith("inconclusive")
     assert judge("wasserstein", 0.08, (0.06, 0.1), rows=8).startswith("REFUTED")
     assert "no misfit can be detected at 5%" in judge("wasserstein", 0.03, (0.02, 0.04), rows=4, misfit=few)
