@@ -3,6 +3,7 @@
     python benchmarks/interval_coverage.py [--trials 200 --n-boot 500 --rows 4 8 16 --out coverage.jsonl]
     python benchmarks/interval_coverage.py --out coverage.jsonl --summary   # every candidate, per S
     python benchmarks/interval_coverage.py --out coverage.jsonl --table     # stats/coverage.py's TABLE
+    python benchmarks/interval_coverage.py --out coverage.jsonl --cells     # every cell, Wilson intervals
 
 Synthetic ensembles (numpy/scipy only, no jax): S rows = truth * noise, L = 64,
 reference the decreasing theory-like row of tests/stats/stats_helpers.py. Truths:
@@ -196,6 +197,18 @@ def summary(path: pathlib.Path) -> None:
                   f"[{lo:.3f}, {hi:.3f}])")
 
 
+def every_cell(path: pathlib.Path) -> None:
+    """One line per cell: the coverage of each chosen method (CHOSEN) with its 95% Wilson interval."""
+    for line in path.read_text().splitlines():
+        c = json.loads(line)
+        parts = []
+        for metric, method in CHOSEN.items():
+            k = c["hits"][f"{method}:{metric}"]
+            lo, hi = wilson_interval(k, c["trials"])
+            parts.append(f"{metric} {k / c['trials']:.3f} [{lo:.3f}, {hi:.3f}]")
+        print(f"{c['truth']:<16}{c['noise']:<16}S={c['rows']:<3}" + "  ".join(parts))
+
+
 def table(path: pathlib.Path) -> None:
     """Print lostmid_jax.stats.coverage.TABLE for the chosen methods (CHOSEN) from a finished file."""
     cells = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
@@ -224,10 +237,13 @@ def main(argv=None) -> None:
     ap.add_argument("--out", type=pathlib.Path, default=pathlib.Path("interval_coverage.jsonl"))
     ap.add_argument("--summary", action="store_true", help="print the table of a finished --out and stop")
     ap.add_argument("--table", action="store_true", help="print stats.coverage.TABLE from a finished --out and stop")
+    ap.add_argument("--cells", action="store_true", help="print every cell of a finished --out (chosen methods, "
+                                                          "Wilson intervals) and stop")
     args = ap.parse_args(argv)
-    if args.summary or args.table:
-        (summary if args.summary else table)(args.out)
-        return
+    for flag, show in ((args.summary, summary), (args.table, table), (args.cells, every_cell)):
+        if flag:
+            show(args.out)
+            return
     done = set()
     if args.out.exists():
         for line in args.out.read_text().splitlines():
