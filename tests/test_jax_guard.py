@@ -4,7 +4,14 @@ jax-ml/jax#39103: jit-compiled float32 code with fused reductions can be
 silently wrong on CPU (YNNPACK fusion). Eager mode and float64 are correct,
 so each case compares the jitted float32 result against eager float32 and a
 float64 reference. If an upgrade brings the bug back, these tests fail.
+
+The cases run in a fresh process with XLA's optimizations on, as users get them
+(the default test run turns most of them off to save time: tests/conftest.py).
 """
+
+import os
+import subprocess
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -25,8 +32,11 @@ def _layernorm_mix(x):
     return (attn @ y)[-1]
 
 
-@pytest.mark.parametrize("fn,shape", [(_row_scaled_sum, (256, 64)), (_layernorm_mix, (128, 32))])
-def test_jitted_float32_jacobian_matches_eager_and_float64(fn, shape):
+CASES = {"_row_scaled_sum": (256, 64), "_layernorm_mix": (128, 32)}
+
+
+def check(fn, shape):
+    """Raise AssertionError when jit(jacrev(fn)) in float32 is off from float64 beyond float32 rounding."""
     x64 = np.asarray(jax.random.normal(jax.random.key(0), shape, jnp.float64))
     x32 = jnp.asarray(x64, jnp.float32)
     jitted = np.asarray(jax.jit(jax.jacrev(fn))(x32), np.float64)
@@ -40,3 +50,13 @@ def test_jitted_float32_jacobian_matches_eager_and_float64(fn, shape):
         f"jax {jax.__version__}: jitted float32 Jacobian differs from float64 "
         "(jax-ml/jax#39103 regression?)"
     )
+
+
+def test_jitted_float32_jacobian_matches_eager_and_float64():
+    """Every case, in one fresh process with XLA's optimizations on (the default run turns most off)."""
+    env = dict(os.environ, JAX_ENABLE_X64="1", JAX_PLATFORMS="cpu", JAX_DISABLE_MOST_OPTIMIZATIONS="0")
+    code = (f"import sys; sys.path.insert(0, {os.path.dirname(__file__)!r}); import jax, test_jax_guard as g; "
+            "assert not jax.config.read('jax_disable_most_optimizations'); "
+            "[g.check(getattr(g, name), shape) for name, shape in g.CASES.items()]; print('ok')")
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stderr[-3000:]

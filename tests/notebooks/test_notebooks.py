@@ -24,7 +24,8 @@ def _figure_cells(notebook):
     return [c for c in notebook.cells if c.cell_type == "code" and "figure" in c.metadata.get("tags", [])]
 
 
-EXTENDED = ("training_dynamics", "lost_in_the_middle_toy")  # train a model in their kernel: under -m extended
+# Under -m extended (CI runs it): two train a model in their kernel, and depth_sweep costs ~9 CPU-seconds.
+EXTENDED = ("training_dynamics", "lost_in_the_middle_toy", "depth_sweep")
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.extended] if p.stem in EXTENDED else [])

@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from lostmid_jax import runs
-from lostmid_jax.experiments import EXPERIMENTS, load
+from lostmid_jax.experiments import load
+from run_params import experiment_params
 from lostmid_jax.runs import UNDOCUMENTED, StoredConfigWarning, read_table
 
 def test_write_csv_has_one_na_encoding_and_read_table_types_it(tmp_path):
@@ -93,7 +94,7 @@ def _check_column(name: str, column: str, raw: list[str], series: pd.Series) -> 
                          "and a flag such as the continuum limit needs its own column")
 
 
-@pytest.mark.parametrize("name", list(EXPERIMENTS))
+@pytest.mark.parametrize("name", experiment_params())
 def test_smoke_run_loads_typed_and_every_column_is_documented(name, smoke_runs):
     """load_run on a fresh smoke run: the Config back, every CSV typed from its raw fields, and every
     column of every CSV in the run's columns.csv with the meaning and unit of the module's COLUMNS."""

@@ -10,12 +10,12 @@ from lostmid_jax import cli
 from lostmid_jax.experiments import EXPERIMENTS
 
 
-# Two experiments in the default run (the runner already draws every experiment's figures from its
-# saved tables in the smoke runs the other tests share); the rest behind -m slow.
-_DEFAULT_REDRAWS = ("depth_sweep", "step0")
+# One experiment in the default run (the runner already draws every experiment's figures from its
+# saved tables in the smoke runs the other tests share); the rest under -m extended (CI runs it).
+_DEFAULT_REDRAWS = ("step0",)
 
 
-@pytest.mark.parametrize("name", [n if n in _DEFAULT_REDRAWS else pytest.param(n, marks=pytest.mark.slow)
+@pytest.mark.parametrize("name", [n if n in _DEFAULT_REDRAWS else pytest.param(n, marks=pytest.mark.extended)
                                   for n in EXPERIMENTS])
 def test_plot_redraws_every_figure_of_a_run(name, smoke_runs, tmp_path):
     """--format pdf,png from the CSV files and config.json: one PDF per saved figure, and the PNG

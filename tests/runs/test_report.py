@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from lostmid_jax import cli, runs
-from lostmid_jax.experiments import EXPERIMENTS
+from run_params import experiment_params
 from lostmid_jax.runs import build_html
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -94,7 +94,7 @@ def test_the_layout_check_can_fail(smoke_runs):
     assert len(_layout_problems(bad, run_dir)) >= 2 and any('<pre>' in m for m in _layout_problems(bad, run_dir))
 
 
-@pytest.mark.parametrize("name", list(EXPERIMENTS))
+@pytest.mark.parametrize("name", experiment_params())
 def test_report_shows_no_local_path_and_no_open_pre(name, smoke_runs):
     run_dir = smoke_runs(name)
     text = build_html(runs.load_run(run_dir))
@@ -133,7 +133,7 @@ def test_the_offline_check_catches_external_references():
     assert _external_references(clean) == []
 
 
-@pytest.mark.parametrize("name", list(EXPERIMENTS))
+@pytest.mark.parametrize("name", experiment_params())
 def test_report_embeds_every_figure_and_links_nowhere(name, smoke_runs, tmp_path):
     run_dir = smoke_runs(name)
     out = tmp_path / "report.html"
@@ -205,7 +205,7 @@ def _screenshot(browser, page, shot, tmp_path, height):
     assert done.returncode == 0 and shot.is_file(), done.stderr[-2000:]
 
 
-@pytest.mark.parametrize("name", ["depth_sweep", "step0"])
+@pytest.mark.parametrize("name", [pytest.param("depth_sweep", marks=pytest.mark.extended), "step0"])
 def test_report_renders_in_headless_chromium(name, smoke_runs, tmp_path):
     """The page, opened from disk with every network request refused, renders to a screenshot
     whose figures show (coloured pixels of the palette, not a blank page); the first screen (1280 x 900)
