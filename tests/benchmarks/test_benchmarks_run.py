@@ -26,3 +26,15 @@ def test_train_bench_runs_tiny():
                          capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "ratio JAX/PyTorch" in out.stdout and "2 stream(s)" in out.stdout
+
+
+def test_misfit_false_alarm_cell_counts_rejections():
+    """benchmarks/misfit_false_alarm.py at a tiny size: against the tilted reference with iid noise and
+    16 seeds the test rejects in most ensembles; against the right one in few."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import misfit_false_alarm as bench
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    counts = bench.cell("u-shape", "iid-lognormal", 16, 32, 50)
+    assert counts["hits"] >= 40 and counts["alarms"] <= 10, counts
