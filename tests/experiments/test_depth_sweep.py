@@ -221,7 +221,10 @@ def _as_before_the_run_format(run_dir, out):
 
 def test_smoke_outputs_unchanged_by_the_move(smoke_run, golden, tmp_path):
     """results.csv and verdict.txt carry the very numbers the pre-move code wrote for --smoke: mapped back to
-    that code's format (continuum flag -> length "continuum", empty -> "nan", no citation), byte for byte."""
+    that code's format (continuum flag -> length "continuum", empty -> "nan", no citation). verdict.txt byte
+    for byte; results.csv cell for cell within 1e-12 (byte for byte only on a CPU like the one that wrote the
+    golden files: another CPU's vector units, and the default run's XLA with most optimizations off
+    (tests/conftest.py), round float64 results differently in their last bits)."""
     legacy = _as_before_the_run_format(smoke_run, tmp_path)
-    assert golden(legacy, "depth_sweep_smoke", ["results.csv", "verdict.txt"], rtol=1e-12) == ["results.csv",
-                                                                                              "verdict.txt"]
+    assert "verdict.txt" in golden(legacy, "depth_sweep_smoke", ["results.csv", "verdict.txt"], rtol=1e-12)
+

@@ -9,7 +9,6 @@ import re
 import subprocess
 import sys
 
-import jax
 import numpy as np
 import pytest
 
@@ -153,21 +152,13 @@ def _same_cell(old: str, new: str) -> bool:
         return False
 
 
-@pytest.mark.extended
-def test_profiles_byte_identical_when_optimized(run_dir, golden):
-    """With XLA's optimizations on (-m extended; tests/conftest.py), profiles.csv is the pre-move file byte for byte."""
-    if jax.config.read("jax_disable_most_optimizations"):
-        pytest.skip("byte identity holds for the optimized build only: run with -m extended")
-    assert golden(run_dir, "step0_toy16", ["profiles.csv"], rtol=1e-5) == ["profiles.csv"]
-
-
 def test_outputs_unchanged_by_the_move(run_dir, golden):
     """The numbers equal those the pre-move code wrote for the same flags (tests/data/golden/step0_toy16_*).
 
-    profiles.csv is unchanged within float32 rounding here (the default run turns most of XLA's
-    optimizations off, which moves results in their last bits; a standard error, a difference of
-    near-equal numbers, then moves by up to 1e-3 of itself but 1e-8 of its mean) and byte for byte as
-    users compile it (test_profiles_byte_identical_when_optimized). The issue-17 format changed the others, not their numbers:
+    profiles.csv is unchanged within float32 rounding (byte for byte only on a CPU like the one that wrote
+    the golden files: another CPU, and the default run's XLA with most optimizations off, round results
+    differently in their last bits; a standard error, a difference of near-equal numbers, then moves by
+    up to 1e-3 of itself but 1e-8 of its mean). The issue-17 format changed the others, not their numbers:
     metrics.csv and alphas.csv gained CI columns (each old column compared cell by cell; the old "nan"
     is now the empty field), alphas.csv's layer is 1-based (old + 1); table.txt and verdict.txt gained
     CIs, cases and a second table block, and every number they printed before is printed again."""
