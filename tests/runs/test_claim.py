@@ -134,13 +134,18 @@ def test_sigterm_is_handled_like_sigint(tmp_path, sig):
     out = tmp_path / "run"
     # a sweep whose rows take a few seconds, stopped once its config.json says it is running
     proc = _cli(["sweep", "--depths", "1-400", "--alphas", "0.5", "--power-b", "none", "--lengths", "20000",
-                 "--no-progress", "--no-figures", "--out", str(out)])
+                 "--no-progress", "--no-figures", "--out", str(out)], env={"PYTHONFAULTHANDLER": "1"})
     deadline = time.monotonic() + 60
     while not (out / "config.json").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(0.3)
     proc.send_signal(sig)
-    _, err = proc.communicate(timeout=60)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # still running: SIGABRT makes faulthandler print where every thread is
+        proc.send_signal(signal.SIGABRT)
+        _, err = proc.communicate(timeout=60)
+        pytest.fail(f"the run did not stop within 60 s of signal {sig!r}; its threads:\n{err[-6000:]}")
     # 130, or -2: CPython ends a process that stopped on KeyboardInterrupt by SIGINT, as shells expect
     assert proc.returncode in (130, -signal.SIGINT) and "interrupted" in err and "Traceback" not in err, err
     assert not out.exists()  # it had finished nothing: no trace, so the same command simply runs
