@@ -116,6 +116,7 @@ def test_returns_figure_and_draws_into_given_axes(index):
     assert all(ax.has_data() or ax.images or ax.collections for ax in axes)
 
 
+@pytest.mark.extended  # every figure drawn and saved as PNG: the costliest plots test
 def test_all_figures_write_pngs(tmp_path):
     cfg, tables = _sweep()
     figures = pds.figures(tables, cfg)

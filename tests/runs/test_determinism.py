@@ -27,6 +27,7 @@ def _config_without_stamps(path):
     return {k: v for k, v in record.items() if k not in STAMPS}
 
 
+@pytest.mark.extended  # two whole sweeps; the default run compares two step0 runs below
 def test_two_sweeps_of_one_config_are_byte_identical(tmp_path):
     flags = ["sweep", "--depths", "1,2", "--alphas", "0.5", "--power-b", "none", "--lengths", "16", "--no-progress"]
     for name in ("a", "b"):

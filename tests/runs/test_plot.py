@@ -12,7 +12,8 @@ from lostmid_jax.experiments import EXPERIMENTS
 
 # One experiment in the default run (the runner already draws every experiment's figures from its
 # saved tables in the smoke runs the other tests share); the rest under -m extended (CI runs it).
-_DEFAULT_REDRAWS = ("step0",)
+_DEFAULT_REDRAWS = ()  # every redraw runs under -m extended; the default run redraws depth_sweep's figures
+# in tests/experiments/test_depth_sweep.py::test_figures_redraw_from_the_saved_tables_alone
 
 
 @pytest.mark.parametrize("name", [n if n in _DEFAULT_REDRAWS else pytest.param(n, marks=pytest.mark.extended)

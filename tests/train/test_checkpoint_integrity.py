@@ -69,7 +69,8 @@ def truncate(path):
     path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
 
 
-@pytest.mark.parametrize("damage", [flip_byte, truncate], ids=["flipped_byte", "truncated"])
+@pytest.mark.parametrize("damage", [pytest.param(flip_byte, marks=pytest.mark.extended), truncate],
+                         ids=["flipped_byte", "truncated"])
 def test_damaged_latest_checkpoint_falls_back_to_previous(tiny, straight, tmp_path, caplog, damage):
     e = tiny.ckpt_every
     train(tiny, tmp_path, stop_after=2 * e)
