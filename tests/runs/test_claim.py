@@ -21,8 +21,15 @@ TINY = ["sweep", "--depths", "1,2", "--alphas", "0.5", "--power-b", "none", "--l
         "--no-figures"]
 
 
+# A pytest started in the background by a non-interactive shell ignores SIGINT, its children inherit
+# that, and Python then never raises KeyboardInterrupt (what `nohup cmd &` users expect, not what these
+# tests check): the child puts Python's own SIGINT handler back before it runs the command.
+_MAIN = ("import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+         "runpy.run_module('lostmid_jax.cli', run_name='__main__', alter_sys=True)")
+
+
 def _cli(argv, cwd=None, env=None):
-    return subprocess.Popen([sys.executable, "-m", "lostmid_jax.cli", *argv], cwd=cwd or ROOT,
+    return subprocess.Popen([sys.executable, "-c", _MAIN, *argv], cwd=cwd or ROOT,
                             env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
