@@ -16,6 +16,11 @@ heavy-tailed and probe noise among them). For each cell (truth, noise, S):
 
 Each rate carries its Wilson 95% interval (stats.intervals.wilson_interval).
 S <= 5 is not run: the smallest p-value 5 seeds can give is 2 / 2^5 > 0.05.
+
+Measured (400 ensembles a cell, 157 CPU-s): pooled false alarm 0.036 [0.032, 0.041] at S = 6,
+0.053 [0.048, 0.059] at S = 8, 0.054 [0.049, 0.059] at S = 16; no cell above 0.08; power against
+the tilt 0.08-0.86 at S = 6 and 0.42-1.00 at S = 16, lowest under seed-correlated and mixed noise
+(every cell: docs/step0.md).
 """
 
 from __future__ import annotations
