@@ -227,4 +227,3 @@ def test_smoke_outputs_unchanged_by_the_move(smoke_run, golden, tmp_path):
     (tests/conftest.py), round float64 results differently in their last bits)."""
     legacy = _as_before_the_run_format(smoke_run, tmp_path)
     assert "verdict.txt" in golden(legacy, "depth_sweep_smoke", ["results.csv", "verdict.txt"], rtol=1e-12)
-
