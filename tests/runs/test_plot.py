@@ -10,14 +10,11 @@ from lostmid_jax import cli
 from lostmid_jax.experiments import EXPERIMENTS
 
 
-# One experiment in the default run (the runner already draws every experiment's figures from its
-# saved tables in the smoke runs the other tests share); the rest under -m extended (CI runs it).
-_DEFAULT_REDRAWS = ()  # every redraw runs under -m extended; the default run redraws depth_sweep's figures
-# in tests/experiments/test_depth_sweep.py::test_figures_redraw_from_the_saved_tables_alone
-
-
-@pytest.mark.parametrize("name", [n if n in _DEFAULT_REDRAWS else pytest.param(n, marks=pytest.mark.extended)
-                                  for n in EXPERIMENTS])
+# Every redraw runs under -m extended (CI runs it); the default run redraws depth_sweep's figures in
+# tests/experiments/test_depth_sweep.py::test_figures_redraw_from_the_saved_tables_alone, and the runner
+# already draws every experiment's figures from its saved tables in the shared smoke runs.
+@pytest.mark.extended
+@pytest.mark.parametrize("name", EXPERIMENTS)
 def test_plot_redraws_every_figure_of_a_run(name, smoke_runs, tmp_path):
     """--format pdf,png from the CSV files and config.json: one PDF per saved figure, and the PNG
     redraw is pixel for pixel the figure the run saved (the runner draws from the reloaded tables too)."""
