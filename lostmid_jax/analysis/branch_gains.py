@@ -36,6 +36,17 @@ Jacobian I + K_{l,i} at position i. One reverse pass with c ~ N(0, I) [L, D]
 gives every position at once, E ||(c^T d MLP / d h')_i||^2 = ||K_{l,i}||_F^2,
 so k_{l,i}^2 = ||K_{l,i}||_F^2 / D is that over D, on the layer's own h'
 (``theory.variants.positionwise_row`` takes these gains).
+
+Position-wise Gram (:func:`mlp_gram`): the MLP shares W_1, W_2 across
+positions, so K_{l,i} and K_{l,i'} are correlated (their gates phi'(z_i),
+phi'(z_i') overlap). One probe u ~ N(0, I_D) broadcast to every position,
+c = 1 u^T [L, D], gives v_i = (c^T d MLP / d h')_i = K_{l,i}^T u and
+
+    E v_i . v_i' = tr(K_{l,i} K_{l,i'}^T) = tr(K_{l,i}^T K_{l,i'}),
+
+so kappa_l[i, i'] = E tr(K_{l,i}^T K_{l,i'}) / D = mean_k V_k V_k^T / D [L, L]
+(V_k [L, D] the probe's rows); its diagonal is k_{l,i}^2. H L^2 floats are
+returned, refused past :data:`GRAM_LIMIT` entries.
 """
 
 from __future__ import annotations
@@ -52,6 +63,7 @@ from ..validation import check_int
 from . import _validate
 
 _EXECUTION = Execution(remat=False)
+GRAM_LIMIT = 2**26  # H L^2 entries of mlp_gram (512 MB as float64); e.g. L = 1024 at H = 64, L = 2048 at H = 16
 
 
 def _check_model(model):
@@ -68,10 +80,12 @@ def _sq_norms(graphdef, params, h, positions, key, *, probes: int, part: str = "
     """(h after the last block [1, L, D], per-probe estimates) for each layer l:
     part "attn": [H, K] ||c_k^T d out^l / d h^l||^2 / (D L);
     "key": [H, K, L] ||(c_k^T d out^l / d h^l)_j||^2 / (D (L - j + 1)), rows of c scaled by i;
-    "mlp": [H, K, L] ||(c_k^T d MLP / d h')_i||^2 / D at the mid-block stream h'."""
+    "mlp": [H, K, L] ||(c_k^T d MLP / d h')_i||^2 / D at the mid-block stream h';
+    "gram": [H, L, L] mean_k V_k V_k^T / D, V_k = c_k^T d MLP / d h' with c_k = 1 u_k^T (one u_k ~ N(0, I_D)
+    at every position), symmetrized."""
     length, width = h.shape[1], h.shape[2]
     i = jnp.arange(1, length + 1, dtype=jnp.float32)
-    scale = {"attn": jnp.sqrt(i), "key": i, "mlp": jnp.ones_like(i)}[part][None, :, None]
+    scale = {"attn": jnp.sqrt(i), "key": i, "mlp": jnp.ones_like(i), "gram": jnp.ones_like(i)}[part][None, :, None]
 
     def body(carry, layer):
         layer_params, k = layer
@@ -81,23 +95,32 @@ def _sq_norms(graphdef, params, h, positions, key, *, probes: int, part: str = "
             return block.attn(block.norm1(hh), positions=positions, freeze_probs=True, need_probs=False,
                               execution=_EXECUTION)[0]
 
-        if part == "mlp":  # the position-wise part on h' = h + Attn(norm1(h))
+        if part in ("mlp", "gram"):  # the position-wise part on h' = h + Attn(norm1(h))
             out, vjp = jax.vjp(lambda hh: block.mlp(block.norm2(hh)), carry + branch(carry))
         else:
             out, vjp = jax.vjp(branch, carry)
-        z = jax.random.normal(k, (probes, *out.shape), jnp.float32) * scale
+        if part == "gram":  # one probe vector shared by every position
+            z = jnp.broadcast_to(jax.random.normal(k, (probes, 1, 1, width), jnp.float32), (probes, *out.shape))
+        else:
+            z = jax.random.normal(k, (probes, *out.shape), jnp.float32) * scale
 
         def one(c):
             g = vjp(c.astype(out.dtype))[0].astype(jnp.float32)[0]  # [L, D]
+            if part == "gram":
+                return g @ g.T
             return jnp.sum(g * g) if part == "attn" else jnp.sum(g * g, axis=-1)
 
-        s = jax.lax.map(one, z)
+        if part == "gram":  # accumulate over probes: [L, L], not [K, L, L]
+            s = jax.lax.fori_loop(0, probes, lambda p, acc: acc + one(z[p]), jnp.zeros((length, length)))
+            s = 0.5 * (s + s.T) / probes
+        else:
+            s = jax.lax.map(one, z)
         nxt = block(carry, mix=None, positions=positions, execution=_EXECUTION)[0]
         return nxt, s
 
     depth = jax.tree.leaves(params)[0].shape[0]
     h_out, s = jax.lax.scan(body, h, (params, jax.random.split(key, depth)))
-    norm = {"attn": width * length, "key": width * (length - jnp.arange(length)), "mlp": width}[part]
+    norm = {"attn": width * length, "key": width * (length - jnp.arange(length)), "mlp": width, "gram": width}[part]
     return h_out, s / norm
 
 
@@ -156,4 +179,26 @@ def mlp_gains(model, x, *, probes: int = 4, key=0) -> np.ndarray:
     return np.asarray(_run(model, x, probes, key, part="mlp")[1], np.float64).mean(axis=1)
 
 
-__all__ = ["branch_gains", "key_gains", "mlp_gains"]
+def mlp_gram(model, x, *, probes: int = 4, key=0) -> np.ndarray:
+    """kappa_l[i, i'] = tr(K_{l,i}^T K_{l,i'}) / D of every layer (module docstring): [H, L, L] float64.
+
+    Symmetric per layer; the diagonal estimates :func:`mlp_gains` (other probes, same expectation).
+    Same arguments as :func:`branch_gains`; a model without MLPs gives zeros.
+
+    Raises:
+      ValueError: as :func:`branch_gains`, and naming ``x`` when H L^2 is over :data:`GRAM_LIMIT`
+        (a structured form of the Gram is not implemented).
+    """
+    cfg = _check_model(model)
+    length = _validate.check_input(x, cfg.width, finite=True).shape[0]
+    probes = check_int("probes", probes, 1)
+    if cfg.depth * length**2 > GRAM_LIMIT:
+        raise ValueError(f"x has L = {length} positions: the position-wise Grams of {cfg.depth} layers hold "
+                         f"H L^2 = {cfg.depth * length**2:.3g} entries, over GRAM_LIMIT = {GRAM_LIMIT:.3g}; "
+                         "use fewer positions")
+    if cfg.mlp == "none":
+        return np.zeros((cfg.depth, length, length))
+    return np.asarray(_run(model, x, probes, key, part="gram")[1], np.float64)
+
+
+__all__ = ["GRAM_LIMIT", "branch_gains", "key_gains", "mlp_gains", "mlp_gram"]

@@ -20,6 +20,11 @@ The variants differ in where the mixture's a_l (or the branch gains) come from:
     random_matrix_keys_positionwise
                     both: the per-key gains g_l^2(j) and the position-wise k_{l,i}^2
 
+The position-wise variants take the measured Gram kappa_l[i, i'] = tr(K_{l,i}^T K_{l,i'}) / D
+(analysis.branch_gains.mlp_gram) when it is given: the MLP shares its weights across positions, so
+K_{l,i} and K_{l,i'} are correlated. Without it (runs measured before the Gram) they fall back to
+the diagonal kappa_l = diag(k_{l,i}^2), the model of independent positions.
+
 The parameter-free a_l of the paper's mixture is jacobian_a's g_l / (1 + g_l), the
 branch-Jacobian gain, not measured_a's forward-pass ratio.
 The row math is :mod:`lostmid_jax.theory.variants` (its names are re-exported
@@ -55,7 +60,7 @@ ZERO_PARAMETER = tuple(v for v in VARIANTS if v != "fitted_a")
 
 
 def variant_row(variant: str, length: int, *, profiles=None, alphas=None, gains_sq=None, gains_key=None,
-                mlp_gains=None, prior=theory.Causal()) -> tuple[np.ndarray, dict]:
+                mlp_gains=None, mlp_gram=None, prior=theory.Causal()) -> tuple[np.ndarray, dict]:
     """(row [L], parameters) of one variant from fitting data only.
 
     Args:
@@ -67,7 +72,9 @@ def variant_row(variant: str, length: int, *, profiles=None, alphas=None, gains_
       gains_sq: [F, H] measured g_l^2 of the fitting rows ("jacobian_a", "random_matrix").
       gains_key: [F, H, L] measured g_l^2(j) of the fitting rows ("random_matrix_keys").
       mlp_gains: [F, H, L] measured k_{l,i}^2 of the fitting rows (the "..._positionwise" variants,
-        with ``gains_sq`` or ``gains_key``).
+        with ``gains_sq`` or ``gains_key``; used when ``mlp_gram`` is None).
+      mlp_gram: [F, H, L, L] measured Grams kappa_l[i, i'] of the fitting rows (the "..._positionwise"
+        variants, weight-shared MLPs); None: the diagonal model from ``mlp_gains``.
       prior: the Step-0 attention matrix.
 
     Returns:
@@ -76,11 +83,13 @@ def variant_row(variant: str, length: int, *, profiles=None, alphas=None, gains_
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
     if variant.endswith("_positionwise"):
-        if mlp_gains is None:
-            raise ValueError(f"mlp_gains ([F, H, L] measured k_{{l,i}}^2) is needed for {variant}")
+        position = mlp_gram if mlp_gram is not None else mlp_gains
+        if position is None:
+            raise ValueError(f"mlp_gram ([F, H, L, L]) or mlp_gains ([F, H, L] measured k_{{l,i}}^2) is needed "
+                             f"for {variant}")
         gains = gains_key if variant == "random_matrix_keys_positionwise" else gains_sq
         return positionwise_row(length, np.asarray(gains, np.float64).mean(axis=0),
-                                np.asarray(mlp_gains, np.float64).mean(axis=0), prior=prior), {}
+                                np.asarray(position, np.float64).mean(axis=0), prior=prior), {}
     if variant == "fitted_a":
         p = np.asarray(profiles, np.float64)
         p = (p / p.sum(axis=1, keepdims=True)).mean(axis=0)

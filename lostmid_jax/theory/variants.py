@@ -38,6 +38,12 @@ N_l = (1 - a_l) I + a_l A. Measured branch gains g_l^2 = ||G_l||_F^2 / D give:
                       Every j at once from the adjoint S_H = e_L e_L^T,
                       S_{l-1} = C_l o S_l + g_l^2 A^T (C_l o S_l) A (C_l = 1 1^T + diag(k_l^2)),
                       E ||J_{L,j}||_F^2 / D = S_0[j, j]: O(H L^2) with the row operator.
+                      Weight-shared MLPs: K_{l,i} = W_2 diag(phi'(z_i)) W_1 N_i shares W_1, W_2
+                      across positions, so E K_{l,i}^T K_{l,i'} = kappa_l[i, i'] I with the Gram
+                      kappa_l[i, i'] = E tr(K_{l,i}^T K_{l,i'}) / D, not zero for i != i' (the gates
+                      overlap). Then, exactly (W_2 zero mean, left-isotropic), C_l = 1 1^T + kappa_l;
+                      the diagonal model is kappa_l = diag(k_l^2). :func:`positionwise_sq_norms`
+                      takes either.
 
 All rows are returned unnormalized (every comparison normalizes). The powers
 (A^k)[L, :] come from the structured row operator r -> r A (O(L) per power,
@@ -157,21 +163,44 @@ def _layer_gains(name: str, values, depth: int | None, length: int | None) -> np
     return g if g.ndim == 2 else np.repeat(g[:, None], 1 if length is None else length, axis=1)
 
 
+def _position_grams(values, depth: int, length: int) -> np.ndarray:
+    """mlp_gains_sq as C_l - 1 1^T: [H] or [H, L] gains -> diagonal Grams, [H, L, L] Grams as given.
+
+    A Gram kappa_l [L, L] must be finite and symmetric with a diagonal >= 0 (a measured one is
+    positive semi-definite up to probe noise; that is not required).
+    """
+    k = np.asarray(values, np.float64)
+    if k.ndim != 3:
+        return _layer_gains("mlp_gains_sq", k, depth, length)
+    if k.shape != (depth, length, length) or not np.all(np.isfinite(k)):
+        raise ValueError(f"mlp_gains_sq as Grams must be a finite [H, L, L] = [{depth}, {length}, {length}] "
+                         f"array, got shape {k.shape}")
+    diag = np.diagonal(k, axis1=1, axis2=2)
+    tol = 1e-12 * max(1.0, np.abs(diag).max())
+    if np.any(diag < 0) or not np.allclose(k, np.swapaxes(k, 1, 2), rtol=1e-6, atol=tol):
+        raise ValueError("mlp_gains_sq as Grams must be symmetric per layer with a diagonal >= 0")
+    return k
+
+
 def positionwise_sq_norms(length: int, gains_sq, mlp_gains_sq, *, prior=Causal()) -> np.ndarray:
     """E ||J_{L,j}||_F^2 / D for J = prod_l D_l (I + A (x) G_l): [L], every j from one adjoint recursion.
 
     The model and the recursion are in the module docstring: S_H = e_L e_L^T, then for l = H..1
-    S <- C_l o S + A_l^T (C_l o S) A_l with C_l = 1 1^T + diag(k_l^2) and A_l = A diag(g_l)
+    S <- C_l o S + A_l^T (C_l o S) A_l with C_l = 1 1^T + kappa_l and A_l = A diag(g_l)
     (g_l(j) the branch gain at key j, the same for every key when ``gains_sq`` is [H]); the
-    result is diag(S_0). O(H L^2) time and O(L^2) memory: A enters only through the structured
-    row operator r -> r A (2 L applications per layer). With k = 0 it is the square of
-    :func:`random_matrix_row` ([H] gains) or :func:`key_gain_row` ([H, L] gains).
+    result is diag(S_0). kappa_l = diag(k_l^2) for position-wise Jacobians independent across
+    positions, or the measured Gram kappa_l[i, i'] = E tr(K_{l,i}^T K_{l,i'}) / D of a
+    weight-shared MLP. O(H L^2) time and O(L^2) memory besides a given Gram ([H, L, L]: 8 H L^2
+    bytes): A enters only through the structured row operator r -> r A (2 L applications per
+    layer). With kappa = 0 it is the square of :func:`random_matrix_row` ([H] gains) or
+    :func:`key_gain_row` ([H, L] gains).
 
     Args:
       length: L >= 1.
       gains_sq: [H] branch gains g_l^2 = E ||G_l||_F^2 / D, or [H, L] per key g_l^2(j).
       mlp_gains_sq: [H] or [H, L] position-wise gains k_{l,i}^2 = E ||K_{l,i}||_F^2 / D (the
-        MLP-and-norm Jacobian I + K_{l,i} at layer l and position i); [H] means the same at every i.
+        MLP-and-norm Jacobian I + K_{l,i} at layer l and position i; [H] means the same at every i),
+        or [H, L, L] Grams kappa_l (symmetric, diagonal k_{l,i}^2).
       prior: the Step-0 attention matrix A (validated for L; a Content prior with one operator per
         layer needs H of them).
 
@@ -181,12 +210,12 @@ def positionwise_sq_norms(length: int, gains_sq, mlp_gains_sq, *, prior=Causal()
     length = check_int("length", length, 1)
     g2 = _layer_gains("gains_sq", gains_sq, None, length)
     depth = g2.shape[0]
-    k2 = _layer_gains("mlp_gains_sq", mlp_gains_sq, depth, length)
     prior = check_prior(prior, length)
     mult, calls, _, _ = _costs._prior_terms(prior, length)
     check_budget(f"length={length}, depth={depth} (positionwise, O(depth length^2))",
                  nbytes=4.0 * _costs.FLOAT_BYTES * float(length) ** 2,
                  operations=depth * 2.0 * length * (_costs.CALL_NS * (1 + calls) + length * mult * 20.0))
+    k2 = _position_grams(mlp_gains_sq, depth, length)
     ops = FloatOps()
     op = row_operator(prior, length, ops)
     operators = list(op) if isinstance(op, (list, tuple)) else [op] * depth
@@ -196,7 +225,10 @@ def positionwise_sq_norms(length: int, gains_sq, mlp_gains_sq, *, prior=Causal()
     s[-1, -1] = 1.0
     diag = np.arange(length)
     for l in reversed(range(depth)):  # layer H meets e_L first
-        s[diag, diag] *= 1.0 + k2[l]  # C_l o S
+        if k2.ndim == 3:
+            s = s + k2[l] * s  # C_l o S, C_l = 1 1^T + kappa_l
+        else:
+            s[diag, diag] *= 1.0 + k2[l]  # C_l o S, kappa_l = diag(k_l^2)
         g = np.sqrt(g2[l])
         x = np.stack([operators[l](r) for r in s])  # S A
         sandwich = np.stack([operators[l](c) for c in x.T]).T  # (X^T A)^T = A^T S A (S symmetric)

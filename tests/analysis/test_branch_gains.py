@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from flax import nnx
 
-from lostmid_jax.analysis.branch_gains import _run, branch_gains, key_gains, mlp_gains
+from lostmid_jax.analysis.branch_gains import GRAM_LIMIT, _run, branch_gains, key_gains, mlp_gains, mlp_gram
 from lostmid_jax.nn import Decoder, preset
 
 
@@ -61,6 +61,17 @@ def test_position_gains_match_the_dense_mlp_jacobian_per_position(toy):
     np.testing.assert_array_equal(mlp_gains(flat, x), np.zeros((model.cfg.depth, 8)))
     with pytest.raises(ValueError, match="probes"):
         mlp_gains(flat, x, probes=0)
+    # the Gram kappa_1[i, i'] = tr(K_i^T K_i') / D of the weight-shared MLP, from one shared probe per draw
+    gram = mlp_gram(model, x, probes=64, key=5)
+    exact_gram = np.einsum("iab,jab->ij", np.asarray(jac, np.float64), np.asarray(jac, np.float64)) / model.cfg.width
+    assert gram.shape == (model.cfg.depth, 8, 8)
+    np.testing.assert_array_equal(gram, np.swapaxes(gram, 1, 2))
+    scale = np.sqrt(np.outer(exact, exact))  # compared as correlations: the entries' own scale
+    np.testing.assert_allclose(gram[0] / scale, exact_gram / scale, atol=0.2)
+    assert np.abs(exact_gram / scale - np.eye(8)).max() > 0.2  # positions are correlated: not diagonal
+    np.testing.assert_array_equal(mlp_gram(flat, x), np.zeros((model.cfg.depth, 8, 8)))
+    with pytest.raises(ValueError, match="x has L"):
+        mlp_gram(flat, np.zeros((int(np.sqrt(GRAM_LIMIT / 2)) + 1, model.cfg.width)))
 
 
 def test_layer_walk_reproduces_the_forward_pass(toy, walked):

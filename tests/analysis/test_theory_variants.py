@@ -37,11 +37,19 @@ def test_positionwise_variant_averages_the_fitting_gains():
     assert params == {} and "random_matrix_positionwise" in tv.ZERO_PARAMETER
     zero, _ = tv.variant_row("random_matrix_positionwise", 9, gains_sq=g2, mlp_gains=0 * k2)
     np.testing.assert_allclose(zero, tv.variant_row("random_matrix", 9, gains_sq=g2)[0], rtol=1e-13)
-    with pytest.raises(ValueError, match="mlp_gains"):
+    with pytest.raises(ValueError, match="mlp_gram.*or mlp_gains"):
         tv.variant_row("random_matrix_positionwise", 9, gains_sq=g2)
+    u = rng.normal(size=(2, 3, 9, 4)) + 1.0  # a Gram per fitting row and layer, diagonal k2
+    u = u / np.linalg.norm(u, axis=-1, keepdims=True)
+    gram = np.einsum("fhid,fhjd->fhij", u, u) * np.sqrt(k2[..., :, None] * k2[..., None, :])
+    row, _ = tv.variant_row("random_matrix_positionwise", 9, gains_sq=g2, mlp_gains=k2, mlp_gram=gram)
+    np.testing.assert_allclose(row, theory.positionwise_row(9, g2.mean(0), gram.mean(0)), rtol=1e-14)
+    assert np.abs(row / tv.variant_row("random_matrix_positionwise", 9, gains_sq=g2, mlp_gains=k2)[0] - 1).max() > 0.01
     gk = rng.uniform(0.1, 1.0, (2, 3, 9))
     row, _ = tv.variant_row("random_matrix_keys_positionwise", 9, gains_key=gk, mlp_gains=k2)
     np.testing.assert_allclose(row, theory.positionwise_row(9, gk.mean(0), k2.mean(0)), rtol=1e-14)
+    row, _ = tv.variant_row("random_matrix_keys_positionwise", 9, gains_key=gk, mlp_gram=gram)
+    np.testing.assert_allclose(row, theory.positionwise_row(9, gk.mean(0), gram.mean(0)), rtol=1e-14)
     zero, _ = tv.variant_row("random_matrix_keys_positionwise", 9, gains_key=gk, mlp_gains=0 * k2)
     np.testing.assert_allclose(zero, tv.variant_row("random_matrix_keys", 9, gains_key=gk)[0], rtol=1e-13)
 

@@ -41,24 +41,26 @@ def test_every_column_is_documented_and_positions_are_one_based(run_dir):
         documented = step0_study.COLUMNS[f"{stem}.csv"]
         assert set(table.columns) <= set(documented), (stem, set(table.columns) - set(documented))
         for column in table.columns:
-            if column not in ("preset", "variant", "raw", "within_ceiling"):
+            if column not in ("preset", "variant", "raw", "within_ceiling", "mlp_gram"):
                 assert np.issubdtype(table[column].dtype, np.number), (stem, column)
     assert list(run.tables["profiles"]["j"]) == list(range(1, 17))
     assert sorted(set(run.tables["layers"]["layer"])) == [1, 2]
     assert set(run.tables["variants"]["variant"]) == set(VARIANTS)
+    v = run.tables["variants"]
+    assert v[v["variant"].str.endswith("positionwise")]["mlp_gram"].astype(bool).all()  # the toy's Gram fits
 
 
 def test_scores_recomputed_from_the_units(run_dir):
     """variants.csv follows from the saved units through heldout_score on the same split."""
     units = [load_unit(run_dir / "units" / f"toy__s{s}.npz") for s in range(4)]
     profiles = np.stack([u["norms"] for u in units])
-    data = {k: np.stack([u[k] for u in units]) for k in ("alphas", "gains_sq", "gains_key", "mlp_gains")}
+    data = {k: np.stack([u[k] for u in units]) for k in ("alphas", "gains_sq", "gains_key", "mlp_gains", "mlp_gram")}
     split = split_halves(4, seed=0)
     table = load_run(run_dir).tables["variants"]
     for variant in ("fitted_a", "random_matrix", "random_matrix_keys", "random_matrix_keys_positionwise"):
         s = heldout_score(profiles, data, lambda p, d, v=variant: variant_row(
             v, 16, profiles=p, alphas=d["alphas"], gains_sq=d["gains_sq"], gains_key=d["gains_key"],
-            mlp_gains=d["mlp_gains"])[0], split=split, n_boot=200, seed=0)
+            mlp_gains=d["mlp_gains"], mlp_gram=d["mlp_gram"])[0], split=split, n_boot=200, seed=0)
         row = table[(table["variant"] == variant) & table["raw"]].iloc[0]
         assert row["spearman"] == pytest.approx(s.agreement.spearman, abs=1e-12)
         assert row["wasserstein"] == pytest.approx(s.agreement.wasserstein, abs=1e-12)

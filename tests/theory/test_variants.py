@@ -94,7 +94,7 @@ def test_bad_gains_raise(bad):
 
 def _forward_sq_norms(a, g2, k2):
     """The issue's forward recursion per source j with dense A (or one per layer, [H, L, L]):
-    T_l = (1 1^T + diag(k_l^2)) o (T + A_l T A_l^T), A_l = A diag(g_l)."""
+    T_l = (1 1^T + kappa_l) o (T + A_l T A_l^T), A_l = A diag(g_l), kappa_l = diag(k_l^2) ([H, L]) or a Gram."""
     length = a.shape[-1]
     out = np.zeros(length)
     for j in range(length):
@@ -102,18 +102,28 @@ def _forward_sq_norms(a, g2, k2):
         t[j, j] = 1.0
         for l in range(g2.shape[0]):
             al = (a if a.ndim == 2 else a[l]) * np.sqrt(g2[l])[None, :]
-            t = (np.ones((length, length)) + np.diag(k2[l])) * (t + al @ t @ al.T)
+            c = k2[l] if k2[l].ndim == 2 else np.diag(k2[l])  # a Gram kappa_l, or diag(k_l^2)
+            t = (np.ones((length, length)) + c) * (t + al @ t @ al.T)
         out[j] = t[-1, -1]
     return out
 
 
-def _monte_carlo(a, g2, k2, width, draws, seed, batch=2000):
-    """Mean and standard error of ||J_{L,j}||_F^2 / D over draws of G_l, K_{l,i} ~ N(0, (g^2 or k^2) / D).
+def _independent_k(k2):
+    """Sampler of K_{l,i} ~ N(0, k_{l,i}^2 / D), independent across positions: (rng, l, b, L, D) -> [b, L, D, D]."""
+    def draw(rng, l, b, length, width):
+        return rng.normal(0.0, 1.0, (b, length, width, width)) * np.sqrt(k2[l] / width)[None, :, None, None]
+    return draw
 
+
+def _monte_carlo(a, g2, k2, width, draws, seed, batch=2000, draw_k=None):
+    """Mean and standard error of ||J_{L,j}||_F^2 / D over draws of G_l ~ N(0, g^2 / D) and K_{l,i}.
+
+    K_{l,i} ~ N(0, k^2 / D) independent across positions, or from ``draw_k`` (a weight-shared MLP).
     Each layer's explicit (L D) x (L D) Jacobian D_l (I + A diag(g_l) (x) G_l) is built and the block row
     e_L of the product J_H ... J_1 is multiplied out: [B, D, L D] -> ||block j||_F^2 / D.
     """
     length, depth = a.shape[0], g2.shape[0]
+    draw_k = _independent_k(k2) if draw_k is None else draw_k
     rng = np.random.default_rng(seed)
     eye, small = np.eye(length * width), np.eye(width)
     samples = []
@@ -122,7 +132,7 @@ def _monte_carlo(a, g2, k2, width, draws, seed, batch=2000):
         rows = np.repeat(eye[None, (length - 1) * width:], b, axis=0)
         for l in reversed(range(depth)):  # e_L J_H first
             g = rng.normal(0.0, 1.0 / np.sqrt(width), (b, width, width))
-            k = rng.normal(0.0, 1.0, (b, length, width, width)) * np.sqrt(k2[l] / width)[None, :, None, None]
+            k = draw_k(rng, l, b, length, width)
             branch = np.einsum("im,bxy->bixmy", a * np.sqrt(g2[l])[None, :], g).reshape(b, *eye.shape)
             dl = np.zeros((b, length, width, length, width))
             for i in range(length):
@@ -156,6 +166,89 @@ def test_positionwise_row_matches_a_monte_carlo_of_explicit_block_jacobians(case
     old = tv.positionwise_sq_norms(_LENGTH, g2, np.zeros(_DEPTH), prior=prior)  # random_matrix(_keys), k ignored
     z_old = (mean - old * mean.sum() / old.sum()) / se  # even rescaled to the Monte-Carlo total
     assert np.max(np.abs(z_old)) > 4, z_old
+
+
+# Weight-shared MLPs: K_{l,i} = c_{l,i} W_2 diag(1[W_1 x_{l,i} > 0]) W_1, W_1 ~ N(0, 1/D) [F, D],
+# W_2 ~ N(0, 1/F) [D, F], the same W_1, W_2 at every position (fixed inputs x_{l,i}, ReLU gates).
+# E_{W_2} W_2^T W_2 = (D/F) I_F, so kappa_l[i, i'] = E tr(K_i^T K_i') / D
+# = c_i c_i' (1/F) sum_m E[1[w_m.x_i > 0] 1[w_m.x_i' > 0] ||w_m||^2] = c_i c_i' (pi - theta_ii') / (2 pi)
+# (theta the angle between x_i and x_i'; ||w||^2 splits into the plane of x_i, x_i' and the rest), so
+# k_{l,i}^2 = c_{l,i}^2 / 2 and, for i != i', kappa is not 0. W_2 is zero-mean and left-isotropic, so the
+# recursion with C_l = 1 1^T + kappa_l is exact for this model (theory.variants docstring).
+
+def _relu_gram(x, c):
+    """kappa[i, i'] = c_i c_i' (pi - theta_ii') / (2 pi): [L, L] from inputs x [L, D] and scales c [L]."""
+    u = x / np.linalg.norm(x, axis=1, keepdims=True)
+    theta = np.arccos(np.clip(u @ u.T, -1.0, 1.0))
+    return np.outer(c, c) * (np.pi - theta) / (2 * np.pi)
+
+
+def _shared_mlp_k(inputs, scales, hidden):
+    """Sampler of weight-shared ReLU-MLP Jacobians (comment above): (rng, l, b, L, D) -> [b, L, D, D]."""
+    def draw(rng, l, b, length, width):
+        w1 = rng.normal(0.0, 1.0 / np.sqrt(width), (b, hidden, width))
+        w2 = rng.normal(0.0, 1.0 / np.sqrt(hidden), (b, width, hidden))
+        gates = (np.einsum("bmd,id->bim", w1, inputs[l]) > 0).astype(float)  # [b, L, F]
+        return scales[l][None, :, None, None] * np.einsum("bdm,bim,bme->bide", w2, gates, w1)
+    return draw
+
+
+def _shared_case(width, hidden, scale_spread, seed):
+    """Inputs [H, L, D] with a common part (cos theta ~ 0.5: correlated gates), scales [H, L], Grams [H, L, L]."""
+    rng = np.random.default_rng(seed)
+    common = rng.normal(size=(_DEPTH, 1, width))
+    inputs = common + rng.normal(size=(_DEPTH, _LENGTH, width))
+    scales = np.sqrt(2 * rng.uniform(1.0 - scale_spread, 1.0 + scale_spread, (_DEPTH, _LENGTH)))  # k^2 ~ 1
+    gram = np.stack([_relu_gram(inputs[l], scales[l]) for l in range(_DEPTH)])
+    return inputs, scales, gram
+
+
+_SHARED = {  # name: (prior, g^2 [H] or [H, L], width D, hidden F, spread of k^2 over i, draws)
+    "shared MLP, constant k": (theory.Causal(), np.array([0.8, 0.3, 1.5]), 5, 10, 0.0, 6000),
+    "shared MLP, k varying with i": (theory.Causal(), np.array([0.8, 0.3, 1.5]), 4, 8, 0.9, 6000),
+    "shared MLP, per-key g, window": (theory.SlidingWindow(3), _RNG.uniform(0.2, 1.5, (3, 6)), 5, 10, 0.5, 6000),
+}
+
+
+def _shared_z(case, draws=None):
+    """(z of the Gram row, z of the diagonal row rescaled, its max rel. error, z of the Gram's own Monte Carlo)."""
+    prior, g2, width, hidden, spread, n = _SHARED[case]
+    n = n if draws is None else draws
+    inputs, scales, gram = _shared_case(width, hidden, spread, seed=7)
+    a = np.asarray(theory.attention_matrix(prior, _LENGTH), np.float64)
+    g2f = np.broadcast_to(g2.reshape(_DEPTH, -1), (_DEPTH, _LENGTH))
+    draw_k = _shared_mlp_k(inputs, scales, hidden)
+    mean, se = _monte_carlo(a, g2f, None, width, draws=n, seed=13, draw_k=draw_k)
+    new = tv.positionwise_sq_norms(_LENGTH, g2, gram, prior=prior)
+    old = tv.positionwise_sq_norms(_LENGTH, g2, np.diagonal(gram, axis1=1, axis2=2), prior=prior)
+    old = old * mean.sum() / old.sum()  # the diagonal model at its best scale (profiles are normalized)
+    k = draw_k(np.random.default_rng(17), 0, 4000, _LENGTH, width)  # the Gram itself, layer 1
+    traces = np.einsum("bide,bjde->bij", k, k) / width
+    z_gram = (traces.mean(0) - gram[0]) / (traces.std(0, ddof=1) / np.sqrt(len(k)))
+    return (mean - new) / se, (mean - old) / se, np.max(np.abs(old / mean - 1)), z_gram
+
+
+@pytest.mark.parametrize("case", list(_SHARED))
+def test_positionwise_gram_matches_a_monte_carlo_of_weight_shared_mlps(case):
+    """The Gram row agrees (max |z| < 4); the diagonal (independent-positions) row, rescaled, does not."""
+    z_new, z_old, _, z_gram = _shared_z(case)
+    assert np.max(np.abs(z_gram)) < 4.5, z_gram  # the closed-form Gram (36 entries)
+    assert np.max(np.abs(z_new)) < 4, z_new
+    assert np.max(np.abs(z_old)) > 4, z_old
+
+
+def test_positionwise_gram_generalizes_the_diagonal():
+    rng = np.random.default_rng(6)
+    g2, k2 = rng.uniform(0.1, 2.0, (3, 7)), rng.uniform(0.0, 3.0, (3, 7))
+    diag = np.stack([np.diag(k) for k in k2])
+    np.testing.assert_allclose(tv.positionwise_sq_norms(7, g2, diag), tv.positionwise_sq_norms(7, g2, k2), rtol=1e-13)
+    x = rng.normal(size=(3, 7, 4)) + 1.0
+    gram = np.stack([_relu_gram(x[l], np.sqrt(2 * k2[l])) for l in range(3)])
+    a = np.asarray(theory.attention_matrix(theory.Causal(), 7), np.float64)
+    np.testing.assert_allclose(tv.positionwise_sq_norms(7, g2, gram), _forward_sq_norms(a, g2, gram), rtol=1e-12)
+    for bad in (gram[:, :, :6], gram + np.triu(np.ones(7), 1)[None], -np.abs(gram), gram * np.nan):
+        with pytest.raises(ValueError, match="mlp_gains_sq"):
+            tv.positionwise_sq_norms(7, g2, bad)
 
 
 @pytest.mark.parametrize("prior", [theory.Causal(), theory.PrefixLM(2), theory.Chunks((3, 4))])

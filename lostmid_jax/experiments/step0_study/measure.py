@@ -9,6 +9,9 @@ jax.random.key(s); input and probe keys split from fold_in(key(20260310), s);
     gains_sq [H]             branch gains g_l^2 (analysis.branch_gains)
     gains_key [H, L]         branch gains per key g_l^2(j) (analysis.branch_gains.key_gains)
     mlp_gains [H, L]         position-wise (MLP and norm) gains k_{l,i}^2 (analysis.branch_gains.mlp_gains)
+    mlp_gram [H, L, L]       their Grams kappa_l[i, i'] (analysis.branch_gains.mlp_gram), float32; only
+                             when H L^2 <= GRAM_LIMIT (else absent: the position-wise variants then use
+                             the diagonal k_{l,i}^2)
     kl, spread, max_ratio    [H] attention uniformity on the first attn_length positions
     seconds                  wall time of the unit
 
@@ -27,7 +30,8 @@ import numpy as np
 
 from ...runs.units import UnitStore
 
-GAINS_VERSION = 3  # 2: value-pathway gains, per layer and per key; 3: + position-wise gains
+GAINS_VERSION = 4  # 2: value-pathway gains, per layer and per key; 3: + position-wise gains; 4: + their Grams
+GRAM_LIMIT = 2**24  # H L^2 entries of a unit's mlp_gram (64 MB as float32): gpt2-small to L = 1024, qwen2-0.5b to 512
 
 
 def build(preset: str, overrides: dict, length: int, seed: int, *, param_dtype: str, kind: str):
@@ -62,22 +66,27 @@ def measure_unit(preset: str, overrides: dict, length: int, seed: int, *, method
 
 
 def _gains(model, x, probes: int, k_probe) -> dict:
-    """gains_sq [H], gains_key [H, L], mlp_gains [H, L] and gains_version of a unit."""
+    """gains_sq [H], gains_key [H, L], mlp_gains [H, L], mlp_gram [H, L, L] (when it fits GRAM_LIMIT)
+    and gains_version of a unit."""
     import jax
 
-    from ...analysis.branch_gains import branch_gains, key_gains, mlp_gains
+    from ...analysis.branch_gains import branch_gains, key_gains, mlp_gains, mlp_gram
 
-    return {"gains_sq": branch_gains(model, x, probes=probes, key=jax.random.fold_in(k_probe, 1)),
-            "gains_key": key_gains(model, x, probes=probes, key=jax.random.fold_in(k_probe, 2)),
-            "mlp_gains": mlp_gains(model, x, probes=probes, key=jax.random.fold_in(k_probe, 3)),
-            "gains_version": np.asarray(GAINS_VERSION)}
+    out = {"gains_sq": branch_gains(model, x, probes=probes, key=jax.random.fold_in(k_probe, 1)),
+           "gains_key": key_gains(model, x, probes=probes, key=jax.random.fold_in(k_probe, 2)),
+           "mlp_gains": mlp_gains(model, x, probes=probes, key=jax.random.fold_in(k_probe, 3)),
+           "gains_version": np.asarray(GAINS_VERSION)}
+    if model.cfg.depth * x.shape[0] ** 2 <= GRAM_LIMIT:
+        gram = mlp_gram(model, x, probes=probes, key=jax.random.fold_in(k_probe, 4))
+        out["mlp_gram"] = gram.astype(np.float32)
+    return out
 
 
 def remeasure_gains(arrays: dict, preset: str, overrides: dict, length: int, seed: int, *, gain_probes: int,
                     param_dtype: str, kind: str) -> dict:
     """``arrays`` with the gains measured again on the unit's own model and input."""
     model, x, k_probe = build(preset, overrides, length, seed, param_dtype=param_dtype, kind=kind)
-    return {**arrays, **_gains(model, x, gain_probes, k_probe)}
+    return {**{k: v for k, v in arrays.items() if k != "mlp_gram"}, **_gains(model, x, gain_probes, k_probe)}
 
 
 def unit_name(preset: str, width: int | None, seed: int) -> str:

@@ -48,6 +48,9 @@ COLUMNS = {
         "within_ceiling": ("True when the Spearman's CI reaches the ceiling's CI (spearman_hi >= ceiling_lo; the "
                            "point values where a CI is missing)", ""),
         "a_fit": ("the fitted constant a (variant fitted_a; empty otherwise)", ""),
+        "mlp_gram": ("for the position-wise variants: True when their MLP model is the measured Gram of the "
+                     "weight-shared MLP Jacobians, False when it is the diagonal one (positions independent: the unit "
+                     "was too long to store the Gram, measure.GRAM_LIMIT); empty for the other variants", ""),
     },
     "convergence.csv": {
         "preset": ("nn preset", ""), "variant": ("theory variant", ""), **_BINS,
@@ -120,6 +123,8 @@ def preset_tables(cfg, preset: str, units: list[dict]) -> dict[str, list[dict]]:
     seeds, length = profiles.shape
     data = {"alphas": _stack(units, "alphas"), "gains_sq": _stack(units, "gains_sq"),
             "gains_key": _stack(units, "gains_key"), "mlp_gains": _stack(units, "mlp_gains")}
+    if all("mlp_gram" in u for u in units):  # else the position-wise variants use the diagonal k_{l,i}^2
+        data["mlp_gram"] = _stack(units, "mlp_gram")
     split = split_halves(seeds, seed=cfg.split_seed)
     score_idx = np.asarray(split.score)
     out = {"variants": [], "convergence": [], "ceiling": [], "profiles": []}
@@ -128,7 +133,8 @@ def preset_tables(cfg, preset: str, units: list[dict]) -> dict[str, list[dict]]:
     counts = sorted({n for n in cfg.seed_counts if n < len(score_idx)} | {len(score_idx)})
     for variant in VARIANTS:
         ref, params = variant_row(variant, length, profiles=fit_p, alphas=fit_d["alphas"], gains_sq=fit_d["gains_sq"],
-                                  gains_key=fit_d["gains_key"], mlp_gains=fit_d["mlp_gains"])
+                                  gains_key=fit_d["gains_key"], mlp_gains=fit_d["mlp_gains"],
+                                  mlp_gram=fit_d.get("mlp_gram"))
         rows_of[variant] = ref / ref.sum()
         for bins in _binnings(cfg, length):
             # the reference of the same fitting rows, computed once above (the predictor would refit it)
@@ -138,7 +144,8 @@ def preset_tables(cfg, preset: str, units: list[dict]) -> dict[str, list[dict]]:
             out["variants"].append({"preset": preset, "variant": variant, **_bin_fields(bins, length),
                                     "fit_seeds": len(split.fit), "score_seeds": len(split.score), **s.columns(),
                                     "within_ceiling": _within(a),
-                                    "a_fit": params.get("a_fit")})
+                                    "a_fit": params.get("a_fit"),
+                                    "mlp_gram": "mlp_gram" in data if variant.endswith("positionwise") else None})
             for n in counts:
                 # all held-out seeds: the agreement heldout_score just computed (same rows, reference and seed)
                 ag = a if n == len(score_idx) else agreement(profiles[score_idx[:n]], ref, bins=bins,
@@ -263,6 +270,10 @@ def verdict_lines(cfg, tabs: dict) -> list[str]:
     lines = []
     for preset in dict.fromkeys(r["preset"] for r in tabs["variants"]):
         rows = [r for r in tabs["variants"] if r["preset"] == preset]
+        if any(r.get("mlp_gram") is False for r in rows):
+            lines.append(f"{preset}: the position-wise variants use the diagonal MLP model (positions independent), "
+                         "which misses weight-shared MLPs by 20-30% (docs/step0.md): the Gram was too large to store "
+                         "at this length")
         raw = [r for r in rows if r["raw"]]
         best = winner(raw)
         g = lambda r, k: _get(r, k)  # noqa: E731
