@@ -53,10 +53,12 @@ def _cells_match(old: str, new: str, rtol: float) -> bool:
     return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=rtol, abs_tol=1e-300)
 
 
-def assert_same_as_golden(run_dir, prefix: str, names, *, rtol: float, ignore_columns=()) -> list[str]:
+def assert_same_as_golden(run_dir, prefix: str, names, *, rtol: float, ignore_columns=(),
+                          added_columns=()) -> list[str]:
     """Each file of ``run_dir`` equals tests/data/golden/<prefix>_<name>, written by the code before the
     experiments moved (the same flags): text files byte for byte; CSV files cell for cell, numbers within
-    ``rtol`` (so that a CPU whose libm rounds differently in the last bit does not fail the test).
+    ``rtol`` (so that a CPU whose libm rounds differently in the last bit does not fail the test), with
+    exactly the ``added_columns`` written since (left out of the comparison; the old columns keep their order).
     Returns the names that were byte-identical."""
     identical = []
     for name in names:
@@ -68,12 +70,13 @@ def assert_same_as_golden(run_dir, prefix: str, names, *, rtol: float, ignore_co
         assert name.endswith(".csv"), f"{name} differs from {old_path.name}"
         old_rows = list(csv.reader(old.decode().splitlines()))
         new_rows = list(csv.reader(new.decode().splitlines()))
-        assert old_rows[0] == new_rows[0], f"{name}: columns differ"
+        assert [c for c in new_rows[0] if c not in added_columns] == old_rows[0], f"{name}: columns differ"
         assert len(old_rows) == len(new_rows), f"{name}: row count differs"
-        keep = [i for i, c in enumerate(old_rows[0]) if c not in ignore_columns]
+        where = {c: i for i, c in enumerate(new_rows[0])}
+        keep = [(i, where[c]) for i, c in enumerate(old_rows[0]) if c not in ignore_columns]
         for k, (a, b) in enumerate(zip(old_rows[1:], new_rows[1:])):
-            for i in keep:
-                assert _cells_match(a[i], b[i], rtol), f"{name} row {k + 1} column {old_rows[0][i]}: {a[i]} != {b[i]}"
+            for i, j in keep:
+                assert _cells_match(a[i], b[j], rtol), f"{name} row {k + 1} column {old_rows[0][i]}: {a[i]} != {b[j]}"
     return identical
 
 

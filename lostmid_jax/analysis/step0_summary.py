@@ -12,7 +12,10 @@ with two theory rows (:mod:`lostmid_jax.analysis.theory_fit`):
 - "measured": w_j for the per-layer a_l measured on the same units
   (:func:`lostmid_jax.analysis.attention_strength`, averaged over seeds);
 - "fitted": w_j for the constant a fitted to the mean total profile
-  (least squares on log p with a free scale).
+  (least squares on log p with a free scale): the log-shape reading of a;
+- "w1fit": w_j for the constant a that minimizes the Wasserstein-1 distance
+  to the mean total profile (a_w1): the paper's most favourable reading of a
+  (the paper does not say how it chose a).
 
 Error bars: the standard error of the mean over seeds; with one seed, the
 probe standard error of that seed's estimate (randomized method; 0 for exact).
@@ -27,8 +30,15 @@ probe standard error of that seed's estimate (randomized method; 0 for exact).
   the measured-a_l theory row's peak-to-trough): the same bootstrap over
   seeds (LOOP_BOOT = 200 replicates for those computed one replicate at a
   time: U masses, valley, score fraction, theory peak-to-trough).
-- The fitted constant a: the jackknife over seeds (a +- t SE, one refit per
-  left-out seed); a_l and its mean: the t interval over seeds.
+- The theory rows' W1 (wasserstein_measured, _fitted, _w1fit): the
+  jackknife-t interval with the row rebuilt inside each leave-one-out
+  (a refit of a for "fitted" and "w1fit", the left-out mean a_l for
+  "measured"), so the interval includes the choice of a; its point is the
+  bias-corrected wasserstein_bc_<row>. The fitted constants a_fit and a_w1:
+  the same jackknife (a +- t SE); a_l and its mean: the t interval over seeds.
+- The judged Spearman (spearman_rc_<row>): the rank-corrected Spearman of
+  :func:`~lostmid_jax.stats.agreement.agreement`, conditional on the row
+  (a Spearman against a decreasing row barely moves with a).
 - RoPE on vs off: paired by seed (the same weights).
 
 The systematic-misfit statistic is the chi^2 of the log-profile residuals in
@@ -47,7 +57,7 @@ import numpy as np
 
 from ..stats import profile_metrics as metrics
 from ..stats.agreement import agreement, bootstrap_interval, bootstrap_weights
-from ..stats.intervals import jackknife_interval, sem_rows, t_interval
+from ..stats.intervals import jackknife_bias_corrected, jackknife_interval, sem_rows, t_interval
 from ..stats.profile_intervals import LOOP_BOOT, mean_profile_intervals, score_fraction_interval
 from ..stats.misfit import misfit_test
 from .request import PATHWAYS
@@ -90,8 +100,10 @@ def summarize_variant(units: list[dict], band: float = 0.1, prior=None, *, n_boo
     a_l = alphas.mean(axis=0)
     depth = a_l.size
     a_fit = fit_constant_alpha(p, depth, prior=prior)
+    a_w1 = fit_constant_alpha(p, depth, objective="wasserstein", prior=prior)
     rows = {"measured": theory_row(length, a_l, prior=prior),
-            "fitted": theory_row(length, np.full(depth, a_fit), prior=prior)}
+            "fitted": theory_row(length, np.full(depth, a_fit), prior=prior),
+            "w1fit": theory_row(length, np.full(depth, a_w1), prior=prior)}
     u = metrics.u_statistics(p, band=band)
     fit = metrics.valley_power_law(p)
     score_fraction = math.nan
@@ -100,7 +112,7 @@ def summarize_variant(units: list[dict], band: float = 0.1, prior=None, *, n_boo
                                                        np.stack([x["norms_score"] for x in units]))
     out = dict(
         nulls=null_scores(p, null_references(length, depth, prior)),
-        paths=paths, alphas=a_l, alphas_sem=_mean_sem(alphas, None)[1], a_fit=a_fit, theory=rows,
+        paths=paths, alphas=a_l, alphas_sem=_mean_sem(alphas, None)[1], a_fit=a_fit, a_w1=a_w1, theory=rows,
         seeds=len(units), length=length, depth=depth, seconds=float(sum(float(x["seconds"]) for x in units)),
         log10_peak_to_trough=u.log10_peak_to_trough, log10_peak_to_trough_body=metrics.log10_peak_to_trough(p[:-1]),
         theory_log10_peak_to_trough=metrics.log10_peak_to_trough(rows["measured"]), recency_weight=u.recency_weight,
@@ -112,6 +124,7 @@ def summarize_variant(units: list[dict], band: float = 0.1, prior=None, *, n_boo
         out[f"spearman_{kind}"] = metrics.spearman(p, row)
         out[f"wasserstein_{kind}"] = metrics.wasserstein(p, row)
         out[f"value_spearman_{kind}"] = metrics.spearman(paths["value"]["p"], row) if "value" in paths else math.nan
+        out[f"spearman_rc_{kind}"] = out[f"wasserstein_bc_{kind}"] = math.nan  # with n_boot > 0: intervals()
     if n_boot > 0:
         out.update(intervals(units, out, prior, band=band, n_boot=n_boot, seed=seed))
     return out
@@ -130,9 +143,10 @@ def null_references(length: int, depth: int, prior) -> dict[str, np.ndarray]:
 
 
 def null_scores(p: np.ndarray, references: dict[str, np.ndarray]) -> dict[str, dict[str, float]]:
-    """{name: {"spearman": Spearman(p, ref), "wasserstein": W1(p, ref)}} of the mean profile p [L]."""
-    return {name: {"spearman": metrics.spearman(p, ref), "wasserstein": metrics.wasserstein(p, ref)}
-            for name, ref in references.items()}
+    """{name: {"spearman": Spearman(p, ref), "wasserstein": W1(p, ref), "spearman_rc": NaN, "wasserstein_bc":
+    NaN}} of the mean profile p [L] (the last two, the points a verdict judges, need seeds: :func:`intervals`)."""
+    return {name: {"spearman": metrics.spearman(p, ref), "wasserstein": metrics.wasserstein(p, ref),
+                   "spearman_rc": math.nan, "wasserstein_bc": math.nan} for name, ref in references.items()}
 
 
 def bin_choices(length: int) -> tuple[int, ...]:
@@ -167,12 +181,15 @@ def intervals(units: list[dict], summary: dict, prior, *, band: float = 0.1, n_b
             for bins in bin_choices(length):
                 agreements[(pathway, kind, bins)] = agreement(norms[pathway], row, bins=bins, n_boot=boot, seed=seed)
                 if pathway == "total" and rows >= 2:
-                    misfits[(kind, bins)] = misfit_test(norms["total"], row, bins=bins, fitted=int(kind == "fitted"))
+                    misfits[(kind, bins)] = misfit_test(norms["total"], row, bins=bins, fitted=int(kind != "measured"))
     ci = {name: nan2 for name in (*_LOOP_STATS, "log10_peak_to_trough", "log10_peak_to_trough_body", "a_fit",
-                                  "a_mean", "theory_log10_peak_to_trough", "score_fraction_median")}
+                                  "a_w1", "a_mean", "theory_log10_peak_to_trough", "score_fraction_median")}
+    points = {}
     for kind in summary["theory"]:
         total = agreements[("total", kind, length)]
         ci[f"spearman_{kind}"], ci[f"wasserstein_{kind}"] = total.spearman_ci, total.wasserstein_ci
+        ci[f"spearman_rc_{kind}"] = total.spearman_rc_ci
+        points[f"spearman_rc_{kind}"], points[f"wasserstein_bc_{kind}"] = total.spearman_rc, total.wasserstein_bc
     if ("value", "measured", length) in agreements:
         ci["value_spearman_measured"] = agreements[("value", "measured", length)].spearman_ci
     a_lo, a_hi = t_interval(alphas)
@@ -186,19 +203,59 @@ def intervals(units: list[dict], summary: dict, prior, *, band: float = 0.1, n_b
                                                                rows, bounds=(0.0, math.inf))
         lo, hi = t_interval(alphas.mean(axis=1))
         ci["a_mean"] = (float(lo), float(hi))
-        ci["a_fit"] = _jackknife_a_fit(p_rows, depth, summary["a_fit"], prior)
+        for kind, refit in _refits(p_rows, alphas, depth, prior).items():
+            a_ci, w1_bc, w1_ci = _refit_jackknife(summary, kind, p_rows, refit, length, prior)
+            points[f"wasserstein_bc_{kind}"], ci[f"wasserstein_{kind}"] = w1_bc, w1_ci
+            if a_ci is not None:
+                ci[_A_NAME[kind]] = a_ci
         if "score" in norms:
             ci["score_fraction_median"] = score_fraction_interval(norms["total"], norms["score"],
                                                                   summary["score_fraction_median"],
                                                                   n_boot=min(n_boot, LOOP_BOOT), seed=seed)
-    return dict(ci=ci, agreement=agreements, misfit=misfits, alphas_ci=(a_lo, a_hi))
+    refs = null_references(length, depth, prior)
+    nulls = {name: {**scores, **_null_points(norms["total"], refs[name], boot, seed)}
+             for name, scores in summary["nulls"].items()}
+    return dict(ci=ci, agreement=agreements, misfit=misfits, alphas_ci=(a_lo, a_hi), nulls=nulls, **points)
 
 
-def _jackknife_a_fit(p_rows: np.ndarray, depth: int, a_fit: float, prior) -> tuple[float, float]:
-    """a_fit +- t(0.975, S-1) SE_jack, one refit per left-out seed, clipped to [0, 1]."""
-    fits = [fit_constant_alpha(np.delete(p_rows, i, axis=0).mean(0), depth, prior=prior)
-            for i in range(p_rows.shape[0])]
-    return jackknife_interval(a_fit, fits, bounds=(0.0, 1.0))
+def _null_points(norms: np.ndarray, reference: np.ndarray, n_boot: int, seed: int) -> dict[str, float]:
+    """{"spearman_rc", "wasserstein_bc"} of the rows norms [S, L] against a null reference [L]: the points a
+    verdict judges, by the same estimators as the theory rows'."""
+    ag = agreement(norms, reference, n_boot=n_boot, seed=seed)
+    return {"spearman_rc": ag.spearman_rc, "wasserstein_bc": ag.wasserstein_bc}
+
+
+_A_NAME = {"fitted": "a_fit", "w1fit": "a_w1"}
+
+
+def _refits(p_rows: np.ndarray, alphas: np.ndarray, depth: int, prior) -> dict:
+    """{row kind: refit(left-out mean profile [L], left-out seed i) -> (a schedule [H], the constant a or None)}:
+    how each theory row is rebuilt inside a leave-one-out (module docstring)."""
+    def fitted(objective):
+        def refit(mean, i):
+            a = fit_constant_alpha(mean, depth, objective=objective, prior=prior)
+            return np.full(depth, a), a
+        return refit
+
+    def measured(mean, i):
+        return np.delete(alphas, i, axis=0).mean(0), None
+
+    return {"measured": measured, "fitted": fitted("log_lsq"), "w1fit": fitted("wasserstein")}
+
+
+def _refit_jackknife(summary: dict, kind: str, p_rows: np.ndarray, refit, length: int, prior):
+    """(a interval or None, wasserstein_bc, its jackknife-t interval) of theory row ``kind`` with the row
+    rebuilt by ``refit`` in each leave-one-out (:func:`~lostmid_jax.stats.intervals.jackknife_interval`)."""
+    a_loo, w1_loo = [], []
+    for i in range(p_rows.shape[0]):
+        mean = np.delete(p_rows, i, axis=0).mean(0)
+        schedule, a = refit(mean, i)
+        a_loo.append(a)
+        w1_loo.append(metrics.wasserstein(mean, theory_row(length, schedule, prior=prior)))
+    w1_bc = max(jackknife_bias_corrected(summary[f"wasserstein_{kind}"], w1_loo), 0.0)
+    w1_ci = jackknife_interval(w1_bc, w1_loo, bounds=(0.0, 1.0))
+    a_ci = None if a_loo[0] is None else jackknife_interval(summary[_A_NAME[kind]], a_loo, bounds=(0.0, 1.0))
+    return a_ci, w1_bc, w1_ci
 
 
 __all__ = ["BINS", "LOOP_BOOT", "bin_choices", "intervals", "pathway_summary", "summarize_variant"]

@@ -47,6 +47,17 @@ def _setup(ax, title, ylabel=_DENSITY):
     ax.legend()
 
 
+def _judged_text(summary: dict, ci: dict, metric: str, kind: str) -> str:
+    """The point a verdict judges with its interval (rank-corrected Spearman, bias-corrected W1), or the plain
+    value with its interval where the summary has no judged point (a run written before they existed)."""
+    judged = f"spearman_rc_{kind}" if metric == "spearman" else f"wasserstein_bc_{kind}"
+    spec = ".3f"
+    value = summary.get(judged, math.nan)
+    if math.isfinite(value):
+        return _ci_text(value, ci.get(judged if metric == "spearman" else f"wasserstein_{kind}"), spec)
+    return _ci_text(summary.get(f"{metric}_{kind}", math.nan), ci.get(f"{metric}_{kind}"), spec)
+
+
 def _ci_text(value, ci, spec=".3f") -> str:
     return fmt_ci(value, *(ci if ci is not None else (math.nan, math.nan)), spec, missing="n/a")
 
@@ -72,10 +83,13 @@ def overlay(name: str, summaries: dict, *, ax=None):
              label=f"theory, fitted $a$ = {_ci_text(native['a_fit'], ci.get('a_fit'))}")
     _setup(ax, f"{name}: $\\|\\partial y_L / \\partial x_j\\|_F$ vs theory (native); markers at right: $j = L$")
     stats = (f"vs theory [95% CI]      measured $a_l$      fitted $a$\n"
-             f"Spearman  {_ci_text(native['spearman_measured'], ci.get('spearman_measured'))}   "
-             f"{_ci_text(native['spearman_fitted'], ci.get('spearman_fitted'))}\n"
-             f"$W_1$          {_ci_text(native['wasserstein_measured'], ci.get('wasserstein_measured'), '.3f')}   "
-             f"{_ci_text(native['wasserstein_fitted'], ci.get('wasserstein_fitted'), '.3f')}")
+             f"Spearman  {_judged_text(native, ci, 'spearman', 'measured')}   "
+             f"{_judged_text(native, ci, 'spearman', 'fitted')}\n"
+             f"$W_1$          {_judged_text(native, ci, 'wasserstein', 'measured')}   "
+             f"{_judged_text(native, ci, 'wasserstein', 'fitted')}")
+    if math.isfinite(native.get("a_w1", math.nan)):
+        stats += (f"\n$W_1$ with the $a$ chosen for $W_1$ ({native['a_w1']:.3f}): "
+                  f"{_judged_text(native, ci, 'wasserstein', 'w1fit')}")
     # the statistics in a box (the legend's heading), placed where no data is; not in the title
     ax.legend(title=stats, title_fontproperties={"size": "small"}, alignment="left", loc="best")
     ax = axes[0, 1]
@@ -213,11 +227,16 @@ def summaries_from_tables(tables: dict) -> dict:
                  theory=dict(measured=_col(total, "theory_measured"), fitted=_col(total, "theory_fitted")),
                  alphas=_col(layer_rows, "a_mean"), alphas_sem=_col(layer_rows, "a_sem"), ci=ci, heat=None,
                  **{c: float(m[c]) for c in ("a_fit", "spearman_measured", "spearman_fitted", "wasserstein_measured",
-                                             "wasserstein_fitted", "score_fraction_median")})
+                                             "wasserstein_fitted", "score_fraction_median")},
+                 **{c: float(m[c]) for c in _JUDGED if c in m})  # absent from runs written before them
         if attention is not None:
             s["heat"] = _heat(attention[(attention["preset"] == key[0]) & (attention["variant"] == key[1])])
         out[key] = s
     return out
+
+
+_JUDGED = ("a_w1", "spearman_rc_measured", "spearman_rc_fitted", "wasserstein_bc_measured", "wasserstein_bc_fitted",
+           "wasserstein_bc_w1fit")
 
 
 def _heat(frame):

@@ -30,7 +30,7 @@ from .load import Run, load_run
 from .mathml import inline
 from .plot import draw
 from .registry import describe
-from .verdict_table import OUTCOMES, claim_rows
+from .verdict_table import DETAILS, OUTCOMES, claim_rows
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; margin: 0;
@@ -198,10 +198,21 @@ def _highlight(text: str) -> str:
 
 
 def _verdict_html(verdict: str | None) -> str:
-    """The verdict as a list; indented lines nest under the line above them."""
+    """The verdict as a list; indented lines nest under the line above them; the lines after a line reading
+    DETAILS are folded into a <details> block of their own."""
     lines = [line for line in (verdict or "").splitlines() if line.strip()]
     if not lines:
         return "<p class='note'>This run has no verdict.</p>"
+    if DETAILS in lines:
+        at = lines.index(DETAILS)
+        folded = _verdict_list(lines[at + 1:]) if lines[at + 1:] else ""
+        head = _verdict_list(lines[:at]) if lines[:at] else ""
+        return f"{head}<details class='verdict-details'><summary>{DETAILS}</summary>{folded}</details>"
+    return _verdict_list(lines)
+
+
+def _verdict_list(lines: list[str]) -> str:
+    """Non-empty verdict lines as a nested list (indented lines under the line above them)."""
     html_, open_sub = ["<ul class='verdict'>"], False
     for line in lines:
         nested = line.startswith((" ", "\t"))
@@ -234,9 +245,10 @@ def _claims_html(verdict: str | None) -> str | None:
                     f"<span class='note'>{inline(row.reason)}</span></td></tr>")
     return ("<table class='claims'><thead><tr><th>claim</th><th>paper</th><th>measured [95% CI]</th>"
             f"<th>verdict</th></tr></thead><tbody>{''.join(body)}</tbody></table>"
-            "<p class='note'>The verdict rule (docs/step0.md): REPRODUCED when the whole 95% interval meets the "
-            "claim, REFUTED when it misses it (or the profile misses the reference beyond the seeds' noise), "
-            "otherwise inconclusive. The full reasons are in the verdict below.</p>")
+            "<p class='note'>The verdict rule (docs/step0.md): each claim judged on its own number at its stated "
+            "threshold: REPRODUCED when the whole 95% interval meets the claim, REFUTED when the whole interval "
+            "misses it, otherwise inconclusive; the shape test is a claim of its own line. The reasons are in the "
+            "verdict's details below.</p>")
 
 
 def _flat(values: dict, prefix: str = "") -> list[tuple[str, str]]:

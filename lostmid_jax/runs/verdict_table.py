@@ -8,7 +8,8 @@ A claim line of a verdict (lostmid_jax.stats.verdicts.decide, via each experimen
 
 with OUTCOME one of REPRODUCED, REFUTED, inconclusive; an unindented line ending
 in ":" names the group (a preset) of the lines after it. Lines of another shape
-are not claims and give no row.
+are not claims and give no row, and nothing after a line reading DETAILS is (the
+reasons behind the claim lines, which the report folds).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import re
 from ..stats.verdicts import INCONCLUSIVE, REFUTED, REPRODUCED
 
 OUTCOMES = (REPRODUCED, REFUTED, INCONCLUSIVE)
+DETAILS = "Details"  # a verdict line of its own: what follows it explains the claim lines above
 _LINE = re.compile(r"^(?P<claim>[^:]+?): (?P<measured>.+): (?P<outcome>" + "|".join(OUTCOMES) +
                    r") \((?P<reason>.*)\)$")
 _PAPER = re.compile(r"(?:^|; )paper (?P<paper>[^;]+?)(?:;|$)")
@@ -42,6 +44,8 @@ def claim_rows(verdict: str | None) -> list[Claim]:
     rows, group = [], ""
     for raw in (verdict or "").splitlines():
         line = raw.strip()
+        if raw == DETAILS:
+            break
         if not line:
             continue
         if not raw.startswith((" ", "\t")) and line.endswith(":") and not _LINE.match(line):
@@ -57,4 +61,4 @@ def claim_rows(verdict: str | None) -> list[Claim]:
     return rows
 
 
-__all__ = ["Claim", "OUTCOMES", "claim_rows"]
+__all__ = ["Claim", "DETAILS", "OUTCOMES", "claim_rows"]

@@ -22,6 +22,15 @@ MEANINGS: dict[str, tuple[str, str]] = {
     "wasserstein": ("Wasserstein-1 on x in [0, 1] between {profile} and {reference}", CONTEXT),
     "ceiling": ("noise ceiling of the Spearman of {profile}: sqrt of the Spearman-Brown corrected split-half "
                 "reliability, the best Spearman any reference can reach given the seed noise", ""),
+    "spearman_bc": ("bias-corrected Spearman 2 T - median T* of {profile} with {reference}: the point its 95% "
+                    "bootstrap CI is centred on", ""),
+    "wasserstein_bc": ("bias-corrected (jackknife) Wasserstein-1 between {profile} and {reference}: the point its "
+                       "95% jackknife-t CI is centred on", CONTEXT),
+    "spearman_rc": ("rank-corrected Spearman of {profile} with {reference}: the plain Spearman plus the attenuation "
+                    "a reference equal to the expected profile suffers at this noise (stats.agreement); the value a "
+                    "Step-0 verdict judges", ""),
+    "attenuation": ("Spearman lost to the seed noise by a reference equal to the expected profile of {profile} "
+                    "(1 - median of the residual bootstrap; spearman_rc = spearman + attenuation)", ""),
     "reliability": ("Spearman-Brown corrected split-half Spearman R of {profile} (ceiling = sqrt R)", ""),
     "rms_log": ("rms over bins of the log ratio of {profile} to {reference}, free scale", "nats"),
     "chi2_dof": ("misfit statistic T / dof of the per-seed relative residuals of {profile} vs {reference} in at "
@@ -32,7 +41,8 @@ MEANINGS: dict[str, tuple[str, str]] = {
 }
 """Statistic -> (meaning with {profile}, {reference} and {suffix} to fill, unit)."""
 
-INTERVALS = {"spearman": "95% bootstrap CI (over seeds)", "wasserstein": "95% jackknife-t CI (over seeds)",
+INTERVALS = {"spearman": "95% bootstrap CI (over seeds)",
+             "spearman_rc": "95% CI (bootstrap over seeds and the reference's residual bootstrap, in quadrature)", "wasserstein": "95% jackknife-t CI (over seeds)",
              "ceiling": "95% jackknife CI (over seeds; empty below 3 seeds)", "rms_log": "95% bootstrap CI (over seeds)"}
 """Statistic -> the interval its _lo / _hi columns hold."""
 
@@ -63,12 +73,15 @@ def interval_meanings(columns: dict[str, tuple[str, str]], interval: str = "95% 
 
 def agreement_meanings(*, profile: str = PROFILE, reference: str = "the reference",
                        cite: bool = False) -> dict[str, tuple[str, str]]:
-    """spearman, wasserstein, ceiling (the columns of :meth:`lostmid_jax.stats.agreement.Agreement.columns`),
-    each with its _lo and _hi."""
+    """spearman, wasserstein, spearman_rc, ceiling (the columns of
+    :meth:`lostmid_jax.stats.agreement.Agreement.columns`), each with its _lo and _hi; spearman_bc,
+    wasserstein_bc and attenuation."""
     out = {}
-    for name in ("spearman", "wasserstein", "ceiling"):
+    for name in ("spearman", "wasserstein", "spearman_rc", "ceiling"):
         out.update(interval_meanings({name: meaning(name, profile=profile, reference=reference)}, INTERVALS[name],
                                      cite=cite))
+    for name in ("spearman_bc", "wasserstein_bc", "attenuation"):
+        out[name] = meaning(name, profile=profile, reference=reference)
     return out
 
 

@@ -116,7 +116,7 @@ def test_step0_report_opens_with_title_abstract_and_claims_table(smoke_runs):
     claims = text[text.index("<table class='claims'>"):text.index("</table>", text.index("<table class='claims'>"))]
     outcomes = re.findall(r"<span class='outcome (\w+)'>(\w+)</span>", claims)
     judged = re.findall(r": (REPRODUCED|REFUTED|inconclusive) \(", run.verdict)
-    assert [o for o, _ in outcomes] == [o for _, o in outcomes] == judged and len(judged) == 6
+    assert [o for o, _ in outcomes] == [o for _, o in outcomes] == judged and len(judged) == 10
     assert claims.count("<td>0.99</td>") == 3 and "<td>0.02</td>" in claims  # the paper's numbers
     assert "<msub><mi>a</mi>" in claims  # a_l as MathML
     assert text.index("id='claims'") < text.index("id='verdict'") < text.index("id='figures'")

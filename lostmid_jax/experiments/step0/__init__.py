@@ -150,13 +150,14 @@ def summary(result: Result) -> str:
 
 
 def verdict(result: Result) -> list[str]:
-    from .claims import verdict as claims_verdict
+    from .claims import DETAILS, verdict as claims_verdict
 
     lines = claims_verdict(result.summaries, smoke=result.config.smoke)
     if result.config.content_prior:
-        lines.append("theory prior of each model (--content-prior: the self bonus and off-diagonal score per "
-                     "layer and head measured from its seed-0 model, content_scores.csv):")
-        lines += [f"  {name}/{variant}: {prior.label}" for (name, variant), prior in result.priors.items()]
+        at = lines.index(DETAILS)
+        lines[at:at] = (["theory prior of each model (--content-prior: the self bonus and off-diagonal score per "
+                         "layer and head measured from its seed-0 model, content_scores.csv):"] +
+                        [f"  {name}/{variant}: {prior.label}" for (name, variant), prior in result.priors.items()])
     return lines
 
 

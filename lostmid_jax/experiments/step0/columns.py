@@ -18,6 +18,8 @@ _KEYS = {
 }
 _TOTAL = "the mean total profile"
 _MEASURED, _FITTED = "the theory row with the measured a_l", "the fitted-a theory row"
+_W1FIT = "the theory row with the W1-minimizing constant a (a_w1)"
+_ROWS = (("measured", _MEASURED), ("fitted", _FITTED), ("w1fit", _W1FIT))
 _NATIVE = "the native variant's profile (paired by seed)"
 
 _METRICS = {
@@ -25,7 +27,14 @@ _METRICS = {
     "spearman_measured": meaning("spearman", profile=_TOTAL, reference=_MEASURED),
     "wasserstein_measured": meaning("wasserstein", profile=_TOTAL, reference=_MEASURED),
     "spearman_fitted": meaning("spearman", profile=_TOTAL, reference=_FITTED),
-    "wasserstein_fitted": meaning("wasserstein", profile=_TOTAL, reference=_FITTED),
+    "wasserstein_fitted": meaning("wasserstein", profile=_TOTAL, reference=_FITTED,
+                                  note="interval: jackknife-t with a refit per left-out seed"),
+    "a_w1": ("the constant a whose theory row is closest in Wasserstein-1 to the mean total profile (the paper's "
+             "most favourable reading of a)", ""),
+    "spearman_w1fit": meaning("spearman", profile=_TOTAL, reference=_W1FIT),
+    "wasserstein_w1fit": meaning("wasserstein", profile=_TOTAL, reference=_W1FIT,
+                                 note="interval: jackknife-t with a refit per left-out seed"),
+    **{f"spearman_rc_{kind}": meaning("spearman_rc", profile=_TOTAL, reference=what) for kind, what in _ROWS},
     "value_spearman_measured": meaning("spearman", profile="the mean value-pathway profile", reference=_MEASURED),
     "spearman_vs_native": meaning("spearman", profile="this variant's mean total profile", reference=_NATIVE),
     "log10_peak_to_trough": ("log10 of max_j p_j / min_j p_j over all j", "log10 ratio"),
@@ -53,6 +62,7 @@ COLUMNS: dict[str, dict[str, tuple[str, str]]] = {
         "norm_sem": ("standard error of norm_mean", "Jacobian Frobenius norm"),
         "theory_measured": ("theory row w_j with the measured a_l (sums to 1)", ""),
         "theory_fitted": ("theory row w_j with the fitted constant a (sums to 1)", ""),
+        "theory_w1fit": ("theory row w_j with the W1-minimizing constant a_w1 (sums to 1)", ""),
     },
     "metrics.csv": {
         **_KEYS,
@@ -64,10 +74,11 @@ COLUMNS: dict[str, dict[str, tuple[str, str]]] = {
         "length": ("context length L", "positions"),
         "depth": ("number of layers H", "layers"),
         **interval_meanings(_METRICS, cite=True),
+        **{f"wasserstein_bc_{kind}": meaning("wasserstein_bc", profile=_TOTAL, reference=what) for kind, what in _ROWS},
         **interval_meanings({"wasserstein_vs_native": meaning("wasserstein", profile="this variant's mean profile",
                                                              reference=_NATIVE)}, INTERVALS["wasserstein"]),
         **interval_meanings({"ceiling": meaning("ceiling", profile=_TOTAL, note="raw positions")}, INTERVALS["ceiling"]),
-        **{column: text for ref, what in (("measured", _MEASURED), ("fitted", _FITTED), ("native", _NATIVE))
+        **{column: text for ref, what in (*_ROWS, ("native", _NATIVE))
            for column, text in misfit_meanings(profile=_TOTAL, reference=what, suffix=f"_{ref}").items()},
     },
     "timings.csv": {
@@ -79,8 +90,8 @@ COLUMNS: dict[str, dict[str, tuple[str, str]]] = {
     "agreement.csv": {
         **_KEYS,
         "pathway": ("Jacobian pathway compared: total or value", ""),
-        "reference": ("what the profile is compared with: theory_measured, theory_fitted, or native (the native "
-                      "variant's profile, paired by seed)", ""),
+        "reference": ("what the profile is compared with: theory_measured, theory_fitted, theory_w1fit, or native "
+                      "(the native variant's profile, paired by seed)", ""),
         "bins": ("number of equal bins of x compared (= length for raw positions)", ""),
         "binned": ("True when positions were summed into bins", ""),
         "rows": ("seeds S in the ensemble", ""),
@@ -94,6 +105,8 @@ COLUMNS: dict[str, dict[str, tuple[str, str]]] = {
                       "of constant a = A)", ""),
         "spearman": meaning("spearman", profile=_TOTAL, reference="the null reference"),
         "wasserstein": meaning("wasserstein", profile=_TOTAL, reference="the null reference"),
+        "spearman_rc": meaning("spearman_rc", profile=_TOTAL, reference="the null reference"),
+        "wasserstein_bc": meaning("wasserstein_bc", profile=_TOTAL, reference="the null reference"),
     },
     "alphas.csv": {
         **_KEYS,
