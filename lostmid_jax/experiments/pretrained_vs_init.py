@@ -353,8 +353,12 @@ def _ci(value: float, ci, spec: str) -> str:
 
 
 def _describe(ag) -> str:
-    return (f"Spearman {_ci(ag.spearman, ag.spearman_ci, '.3f')}, W1 {_ci(ag.wasserstein, ag.wasserstein_ci, '.4f')} "
-            f"(seed-noise ceiling {_ci(ag.ceiling, ag.ceiling_ci, '.3f')})")
+    """The points the intervals are centred on (bias-corrected Spearman and W1, so each lies inside its interval;
+    the plain ones where there is no interval) and the ceiling."""
+    rho = ag.spearman_bc if math.isfinite(ag.spearman_bc) else ag.spearman
+    w1 = ag.wasserstein_bc if math.isfinite(ag.wasserstein_bc) else ag.wasserstein
+    return (f"Spearman {_ci(rho, ag.spearman_ci, '.3f')}, W1 {_ci(w1, ag.wasserstein_ci, '.4f')} "
+            f"(bias-corrected; seed-noise ceiling {_ci(ag.ceiling, ag.ceiling_ci, '.3f')})")
 
 
 _LABEL = {"theory_measured": "Step-0 theory, measured a_l", "theory_fitted": "Step-0 theory, fitted a",
