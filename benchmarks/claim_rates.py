@@ -13,8 +13,9 @@ of tests/stats/stats_helpers.py. Truths (each a profile over x = j / L):
   flat+recency    the nearly flat body with a recency spike that qwen2-0.5b measured (stats_helpers)
   decreasing+bump a decreasing profile with a bump in the middle
 
-and three references for each: "equal" (E[p], the expected normalized row, by Monte-Carlo over 50 000 rows:
-the reference that is right), "gross" (the truth rolled by L / 3 positions: its peak, valley and mass moved, a
+and three references for each: "equal" (the reference that is right: for the numbers E[p], the expected
+normalized row, and for the shape test the normalized geometric mean of the bin masses, exp E[log P], that
+test's null (stats.misfit); both by Monte-Carlo over 50 000 rows), "gross" (the truth rolled by L / 3 positions: its peak, valley and mass moved, a
 gross misfit on every claim) and "theory" (the theory row, so a reader sees what each claim says of each truth
 against it). Each ensemble is judged like a Step-0 verdict (lostmid_jax.stats.verdicts): Spearman >= 0.99 on
 the rank-corrected Spearman and its interval (stats.agreement), W1 <= 0.02 on the bias-corrected W1 and its
@@ -40,7 +41,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "stats"))
 
 import stats_helpers  # noqa: E402
-from stats_helpers import KINDS, decreasing_bump, flat_recency, noise  # noqa: E402
+from stats_helpers import decreasing_bump, flat_recency, geometric_profile, noise  # noqa: E402
 
 from lostmid_jax import theory  # noqa: E402
 from lostmid_jax.stats import profile_metrics as metrics  # noqa: E402
@@ -50,7 +51,7 @@ from lostmid_jax.stats.misfit import misfit_test  # noqa: E402
 from lostmid_jax.stats.verdicts import INCONCLUSIVE, REFUTED, REPRODUCED, decide, decide_shape  # noqa: E402
 
 LENGTH = 64
-ALL_KINDS = KINDS + tuple(getattr(stats_helpers, "STEP0_KINDS", ()))
+ALL_KINDS = stats_helpers.ALL_KINDS
 REFERENCES = ("equal", "gross", "theory")
 CLAIMS = ("spearman", "wasserstein", "shape")
 OUTCOMES = (REPRODUCED, REFUTED, INCONCLUSIVE)
@@ -80,23 +81,28 @@ TRUTHS = {
 }
 
 
-def references(truth: np.ndarray, kind: str, rng) -> dict[str, np.ndarray]:
-    """{"equal": E[p] (Monte-Carlo), "gross": the truth rolled by L / 3, "theory": the theory row}, normalized."""
+def references(truth: np.ndarray, kind: str, rng) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """{name: (reference of the numbers [L], reference of the shape test [L])}, each normalized: "equal" (E[p]
+    and the geometric reference, Monte-Carlo), "gross" (the truth rolled by L / 3), "theory" (the theory row)."""
     rows = truth * noise(kind, 50_000, truth.size, rng)
     equal = (rows / rows.sum(1, keepdims=True)).mean(0)
+    geometric = geometric_profile(truth, kind, rng)
     gross = np.roll(truth, truth.size // 3)
-    out = {"equal": equal, "gross": gross, "theory": theory_truth(truth.size)}
-    return {name: ref / ref.sum() for name, ref in out.items()}
+    theory_row = theory_truth(truth.size)
+    out = {"equal": (equal, geometric), "gross": (gross, gross), "theory": (theory_row, theory_row)}
+    return {name: (a / a.sum(), b / b.sum()) for name, (a, b) in out.items()}
 
 
-def judge(ensemble: np.ndarray, reference: np.ndarray, n_boot: int, seed: int) -> dict[str, str]:
-    """{claim: outcome} of one ensemble [S, L] against ``reference`` [L], as a Step-0 verdict judges them."""
+def judge(ensemble: np.ndarray, reference: np.ndarray, shape_reference: np.ndarray, n_boot: int,
+          seed: int) -> dict[str, str]:
+    """{claim: outcome} of one ensemble [S, L] against ``reference`` [L] (the numbers) and ``shape_reference``
+    [L] (the misfit test), as a Step-0 verdict judges them."""
     rows = ensemble.shape[0]
     ag = agreement(ensemble, reference, n_boot=n_boot, seed=seed, splits=1)
     return {"spearman": decide(ag.spearman_rc, ag.spearman_rc_ci, rows=rows, threshold=0.99).outcome,
             "wasserstein": decide(ag.wasserstein_bc, ag.wasserstein_ci, rows=rows, threshold=0.02,
                                   higher_is_better=False).outcome,
-            "shape": decide_shape(misfit_test(ensemble, reference)).outcome}
+            "shape": decide_shape(misfit_test(ensemble, shape_reference)).outcome}
 
 
 def cell(truth_name: str, kind: str, rows: int, trials: int, n_boot: int) -> dict:
@@ -108,10 +114,10 @@ def cell(truth_name: str, kind: str, rows: int, trials: int, n_boot: int) -> dic
     for trial in range(trials):
         ensemble = truth * noise(kind, rows, LENGTH, rng)
         for ref in REFERENCES:
-            for claim, outcome in judge(ensemble, refs[ref], n_boot, trial).items():
+            for claim, outcome in judge(ensemble, *refs[ref], n_boot, trial).items():
                 counts[ref][claim][outcome] += 1
-    true = {ref: {"spearman": metrics.spearman(refs["equal"], refs[ref]),
-                  "wasserstein": metrics.wasserstein(refs["equal"], refs[ref])} for ref in REFERENCES}
+    true = {ref: {"spearman": metrics.spearman(refs["equal"][0], refs[ref][0]),
+                  "wasserstein": metrics.wasserstein(refs["equal"][0], refs[ref][0])} for ref in REFERENCES}
     return {"truth": truth_name, "noise": kind, "rows": rows, "trials": trials, "counts": counts, "true": true}
 
 

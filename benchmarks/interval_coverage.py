@@ -1,6 +1,6 @@
 """Coverage of candidate 95% intervals for the agreement statistics (Spearman, W1, noise ceiling).
 
-    python benchmarks/interval_coverage.py [--trials 200 --n-boot 500 --rows 4 8 16 --out coverage.jsonl]
+    python benchmarks/interval_coverage.py [--trials 200 --n-boot 500 --rows 4 8 16 --kinds ... --out coverage.jsonl]
     python benchmarks/interval_coverage.py --out coverage.jsonl --summary   # every candidate, per S
     python benchmarks/interval_coverage.py --out coverage.jsonl --table     # stats/coverage.py's TABLE
     python benchmarks/interval_coverage.py --out coverage.jsonl --cells     # every cell, Wilson intervals
@@ -9,7 +9,12 @@ Synthetic ensembles (numpy/scipy only, no jax): S rows = truth * noise, L = 64,
 reference the decreasing theory-like row of tests/stats/stats_helpers.py. Truths:
 a decreasing profile with a bump in the middle, a U, and a nearly flat profile
 with a recency spike (the qwen2-0.5b Step-0 shape: the last position about 6x the
-middle); noises: the six kinds of stats_helpers.noise. For each cell (truth,
+middle); noises: the nine kinds of stats_helpers.ALL_KINDS (``--kinds`` picks some):
+the six of KINDS and the Step-0-like STEP0_KINDS (log-noise AR(1) along positions,
+heavy-tailed t_3 tilts of each seed's log-profile, a noisy last position). A cell
+already in ``--out`` is skipped, so runs per S or per kind add up; 200 ensembles,
+CPU about 2 (S = 4), 3 (S = 8) and 7 (S = 16) minutes for the 27 cells of one S.
+For each cell (truth,
 noise, S) ``trials`` ensembles are drawn and every candidate interval is checked
 against the true value:
 
@@ -44,20 +49,24 @@ lostmid_jax.stats.intervals.wilson_interval. Measured numbers: docs/step0.md
 
 from __future__ import annotations
 
-import argparse
-import json
-import math
-import pathlib
-import sys
-import time
+import os
 
-import numpy as np
-from scipy import stats
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small products: threads only cost on a shared machine
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
+import pathlib  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+from scipy import stats  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "stats"))
 
-from stats_helpers import KINDS, TRUTHS, decreasing, noise, truth_profile  # noqa: E402
+from stats_helpers import ALL_KINDS, TRUTHS, decreasing, noise, truth_profile  # noqa: E402
 
 from lostmid_jax.stats.agreement import (_ceiling, _reliabilities, bootstrap_weights, expansion,  # noqa: E402
                                          spearman_rows, wasserstein_rows)
@@ -233,13 +242,18 @@ def main(argv=None) -> None:
     ap.add_argument("--splits", type=int, default=200)
     ap.add_argument("--rows", type=int, nargs="+", default=[4, 8, 16])
     ap.add_argument("--truths", nargs="+", default=list(TRUTHS))
-    ap.add_argument("--noises", nargs="+", default=list(KINDS))
+    ap.add_argument("--kinds", "--noises", dest="kinds", nargs="+", default=list(ALL_KINDS),
+                    help="noise kinds of stats_helpers (default: all 9, ALL_KINDS)")
     ap.add_argument("--out", type=pathlib.Path, default=pathlib.Path("interval_coverage.jsonl"))
     ap.add_argument("--summary", action="store_true", help="print the table of a finished --out and stop")
     ap.add_argument("--table", action="store_true", help="print stats.coverage.TABLE from a finished --out and stop")
     ap.add_argument("--cells", action="store_true", help="print every cell of a finished --out (chosen methods, "
                                                           "Wilson intervals) and stop")
     args = ap.parse_args(argv)
+    for name, given, known in (("--kinds", args.kinds, ALL_KINDS), ("--truths", args.truths, TRUTHS)):
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            ap.error(f"{name} must be among {list(known)}, got {unknown}")
     for flag, show in ((args.summary, summary), (args.table, table), (args.cells, every_cell)):
         if flag:
             show(args.out)
@@ -251,12 +265,12 @@ def main(argv=None) -> None:
             done.add((c["truth"], c["noise"], c["rows"]))
     for rows in args.rows:
         for truth_name in args.truths:
-            for kind in args.noises:
+            for kind in args.kinds:
                 if (truth_name, kind, rows) in done:
                     continue
                 start = time.perf_counter()
                 cell = run_cell(truth_name, kind, rows, args.trials, args.n_boot, args.splits,
-                                seed=1000 * rows + 97 * TRUTHS.index(truth_name) + KINDS.index(kind))
+                                seed=1000 * rows + 97 * TRUTHS.index(truth_name) + ALL_KINDS.index(kind))
                 with args.out.open("a") as fh:
                     fh.write(json.dumps(cell) + "\n")
                 cov = {k: round(v / args.trials, 3) for k, v in cell["hits"].items()}

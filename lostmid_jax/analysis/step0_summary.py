@@ -41,10 +41,9 @@ probe standard error of that seed's estimate (randomized method; 0 for exact).
   (a Spearman against a decreasing row barely moves with a).
 - RoPE on vs off: paired by seed (the same weights).
 
-The systematic-misfit statistic is the chi^2 of the log-profile residuals in
-units of their per-position standard errors
-(:func:`~lostmid_jax.stats.misfit.misfit_test`: relative residuals per seed,
-calibrated by flipping the signs of whole seeds). Null references
+The systematic-misfit statistic (:func:`~lostmid_jax.stats.misfit.misfit_test`:
+log residuals of each seed's bin masses, studentized per bin, calibrated by
+flipping the signs of whole seeds) is the shape claim's own number. Null references
 (:func:`null_references`: a plain decreasing ramp and theory rows at far-apart
 constant a) are scored like the theory rows.
 """

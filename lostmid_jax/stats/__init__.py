@@ -5,7 +5,7 @@ Shapes: S rows (seeds or replicates), L positions (1-based j, x = j / L), B bins
     profile_metrics   Spearman, Wasserstein-1, U statistics, the valley power law, peak-to-trough
     profile_intervals mean_profile_intervals: bootstrap CIs of a mean profile's statistics (Step-0 metrics)
     agreement         agreement(profiles, reference): bootstrap 95% CIs and the noise ceiling
-    misfit            misfit_test: THE misfit test (relative residuals per seed, sign-flip calibrated)
+    misfit            misfit_test: THE misfit test (log residuals per seed, sign-flip calibrated)
     heldout           split_halves, heldout_score: fit on one half of the seeds, score on the other
     coverage          measured coverage of the agreement intervals; the caveat a verdict carries where it falls short
     columns           what the statistics' CSV columns mean: the one table experiments draw from

@@ -33,7 +33,7 @@ MEANINGS: dict[str, tuple[str, str]] = {
                     "(1 - median of the residual bootstrap; spearman_rc = spearman + attenuation)", ""),
     "reliability": ("Spearman-Brown corrected split-half Spearman R of {profile} (ceiling = sqrt R)", ""),
     "rms_log": ("rms over bins of the log ratio of {profile} to {reference}, free scale", "nats"),
-    "chi2_dof": ("misfit statistic T / dof of the per-seed relative residuals of {profile} vs {reference} in at "
+    "chi2_dof": ("misfit statistic T / dof of the per-seed log residuals of {profile} vs {reference} in at "
                  "most 16 bins (stats.misfit.misfit_test; about 1 within independent noise)", ""),
     "dof": ("degrees of freedom of chi2_dof{suffix}", ""),
     "p_misfit": ("sign-flip p-value of chi2_dof{suffix} (whole seeds flipped): small = a systematic misfit beyond "

@@ -20,7 +20,7 @@ receives copies of the fitting rows only (profiles and every per-row array of
   (bins where either is 0 are left out), with the same row bootstrap's 95%
   basic interval (:func:`lostmid_jax.stats.agreement.row_bootstrap_ci`);
 - the misfit test (:func:`lostmid_jax.stats.misfit.misfit_test`) of the
-  scored rows against the reference: relative residuals per seed in at most
+  scored rows against the reference: log residuals per seed in at most
   16 bins, T / dof about 1 within independent noise, its p-value calibrated
   by flipping the signs of whole seeds (the smallest p of S rows is 2 / 2^S).
   It needs >= 4 scored rows (NaN otherwise).

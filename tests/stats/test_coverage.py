@@ -2,7 +2,7 @@
 
 import pytest
 
-from lostmid_jax.stats.coverage import ADEQUATE, METRICS, TABLE, caveat, measured, regime
+from lostmid_jax.stats.coverage import ADEQUATE, METRICS, TABLE, WORST_ADEQUATE, caveat, measured, regime
 
 
 def test_table_is_complete_and_consistent():
@@ -16,16 +16,20 @@ def test_table_is_complete_and_consistent():
 
 
 def test_caveat_at_four_seeds_and_none_where_measured_adequate():
-    assert caveat("ceiling", 4).startswith("the noise ceiling interval covered the truth in 0.89")
+    ceiling4 = measured("ceiling", 4)
+    assert caveat("ceiling", 4).startswith(f"the noise ceiling interval covered the truth in {ceiling4.mean:.2f}")
     assert "W1 < 0.05 at S = 4" in caveat("wasserstein", 4, value=0.02)
-    assert caveat("wasserstein", 4, value=0.2) == "" and caveat("spearman", 4, ceiling=0.97) == ""
     # S between measured values reads the row below it; fewer than 4 seeds were not measured
     assert measured("wasserstein", 12, value=0.02).rows == 8 and measured("ceiling", 40).rows == 16
     assert "not measured below 4 seeds" in caveat("spearman", 3, ceiling=0.99)
     for c in TABLE:
         value = 0.2 if c.regime == "W1 >= 0.05" else 0.01
         ceiling = 0.99 if c.regime == "ceiling >= 0.85" else 0.5
-        assert (caveat(c.metric, c.rows, value=value, ceiling=ceiling) == "") == (c.mean >= ADEQUATE)
+        adequate = c.mean >= ADEQUATE and c.low >= WORST_ADEQUATE
+        note = caveat(c.metric, c.rows, value=value, ceiling=ceiling)
+        assert (note == "") == adequate
+        if not adequate:  # the caveat quotes the worst cell, not only the mean
+            assert f"{c.low:.2f} in the worst of {c.cells}" in note and c.worst in note
 
 
 def test_regime_needs_a_known_metric():
