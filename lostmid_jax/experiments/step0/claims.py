@@ -64,9 +64,15 @@ def judge(claim: str, value: float, ci: tuple[float, float], *, rows: int, nulls
                   metric="wasserstein" if claim == "wasserstein" else None, **kind)
 
 
-def _cell(s: dict, name: str, spec: str, value=None, ci_name: str | None = None) -> str:
+def _cell(s: dict, name: str, spec: str, value=None) -> str:
     value = s[name] if value is None else value
-    return f"{fmt(value, spec)} {fmt_interval(*metric_ci(s, ci_name or name), spec)}"
+    return f"{fmt(value, spec)} {fmt_interval(*metric_ci(s, name), spec)}"
+
+
+def _onoff(s: dict) -> float:
+    """The bias-corrected paired Spearman its interval is centred on (the plain one where it has none)."""
+    pair = s.get("agreement", {}).get(("total", "native", s["length"]))
+    return pair.spearman_bc if pair is not None and math.isfinite(pair.spearman_bc) else s["spearman_vs_native"]
 
 
 def _rows(summaries: dict, head: list[tuple[str, int]], cells) -> list[str]:
@@ -91,7 +97,7 @@ def table(summaries: dict) -> str:
     lines = ["Agreement of the mean normalized total profile with theory rows: measured a_l (meas), the log-shape "
              "fit of a (fit: a_fit) and the a minimizing W1 (W1-ch: a_w1); rho: rank-corrected Spearman [95% CI], "
              "W1: bias-corrected Wasserstein-1 [95% jackknife-t CI, the row rebuilt per left-out seed]; "
-             "rho nat: vs the preset's native variant (paired by seed) (docs/step0.md)"]
+             "rho nat: bias-corrected Spearman vs the preset's native variant (paired by seed) (docs/step0.md)"]
 
     def judged(s, metric, kind, spec):
         value, ci = _judged(s, metric, kind)
@@ -102,7 +108,7 @@ def table(summaries: dict) -> str:
                 judged(s, "wasserstein", "measured", ".4f"), _cell(s, "a_fit", ".3f"),
                 judged(s, "spearman", "fitted", ".3f"), judged(s, "wasserstein", "fitted", ".4f"),
                 _cell(s, "a_w1", ".3f"), judged(s, "wasserstein", "w1fit", ".4f"),
-                _cell(s, "spearman_vs_native", ".3f")]
+                _cell(s, "spearman_vs_native", ".3f", _onoff(s))]
 
     lines += _rows(summaries, [("S", 3), ("L", 6), ("H", 4), ("rho meas", 22), ("W1 meas", 25),
                                ("a_fit [95% CI]", 22), ("rho fit", 22), ("W1 fit", 25), ("a_w1 [95% CI]", 22),
@@ -162,9 +168,7 @@ def _preset_claims(name: str, s: dict, off: dict | None, rope: bool) -> list[tup
         out.append((f"shape = theory within noise, {_ROW_LABEL[kind]}", measured, v, v.details))
     if off is not None:  # the on/off claim needs the "nopos" variant of the same seeds
         label = "RoPE on vs off, Spearman" if rope else "positions on vs off, Spearman (not RoPE, so not the paper's)"
-        pair = off.get("agreement", {}).get(("total", "native", off["length"]))
-        onoff = off["spearman_vs_native"]
-        onoff_bc = pair.spearman_bc if pair is not None else onoff
+        onoff, onoff_bc = off["spearman_vs_native"], _onoff(off)
         onoff_ci = metric_ci(off, "spearman_vs_native")
         v = judge("onoff", onoff_bc, onoff_ci, rows=off["seeds"])
         out.append((f"{label} {_claim('onoff')}", f"{fmt(onoff_bc, '.4f')} {fmt_interval(*onoff_ci, '.4f')}", v,
