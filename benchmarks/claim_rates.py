@@ -141,7 +141,12 @@ def table(cells: list[dict]) -> list[str]:
             for claim in CLAIMS:
                 worst = max(group, key=lambda c: c["counts"][ref][claim][wrong])
                 k, n = worst["counts"][ref][claim][wrong], worst["trials"]
-                parts.append(f"{wrong} {_rate(k, n)} ({worst['noise']})")
+                part = f"{wrong} {_rate(k, n)} ({worst['noise']})"
+                if ref == "gross" and claim == "shape":  # never REPRODUCED by the rule: show what it missed
+                    low = max(group, key=lambda c: c["counts"][ref][claim][INCONCLUSIVE])
+                    part += (f"; not detected {_rate(low['counts'][ref][claim][INCONCLUSIVE], low['trials'])} "
+                             f"({low['noise']})")
+                parts.append(part)
             lines.append(f"| {truth_name} | {ref} | {rows} | {true['spearman']:.3f}, {true['wasserstein']:.3f} | "
                          + " | ".join(parts) + " |")
     return lines

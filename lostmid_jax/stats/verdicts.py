@@ -18,8 +18,8 @@ or "metric in [lo, hi]"), from its point T and 95% interval [lo, hi] over S inde
 
 :func:`decide_shape` judges "the reference is the measured shape within the seeds' noise" on its own
 line, from the misfit test (:func:`lostmid_jax.stats.misfit.misfit_test`): p < alpha -> REFUTED;
-p >= alpha with seeds that could reject -> REPRODUCED; seeds that cannot give p < alpha, or no test ->
-inconclusive. It never changes another claim's verdict.
+otherwise inconclusive ("no misfit detected" where the seeds could reject: a test that does not reject
+bounds nothing, so it never reproduces the claim). It never changes another claim's verdict.
 
 A :class:`Verdict` has a short ``reason`` (a few words for the claim's one line) and the ``details``
 a reader may want after it (the rule, the null references, coverage notes). Nothing is rounded toward a
@@ -181,8 +181,10 @@ def decide_shape(misfit, *, alpha: float = ALPHA) -> Verdict:
         return Verdict(INCONCLUSIVE, f"smallest p {misfit.min_p:.3g} >= {alpha:g}",
                        f"{stat}; with these seeds the smallest sign-flip p is {misfit.min_p:.3g}: no misfit can be "
                        f"detected at {alpha:g}")
-    return Verdict(REPRODUCED, f"within noise, p {p}", f"no misfit beyond the seeds' noise: {stat} (the test's "
-                   "power against small misfits is in docs/step0.md)")
+    return Verdict(INCONCLUSIVE, f"no misfit detected, p {p}",
+                   f"no misfit beyond the seeds' noise was detected: {stat}. A test that does not reject is not "
+                   "evidence of a fit: under noise a seed shares across positions it misses even gross misfits "
+                   "(its power is in docs/step0.md); W1 is the claim that bounds the size of a misfit")
 
 
 def _coverage_note(metric: str | None, rows: int, value: float) -> str:
