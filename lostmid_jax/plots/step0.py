@@ -51,7 +51,7 @@ def _judged_text(summary: dict, ci: dict, metric: str, kind: str) -> str:
     """The point a verdict judges with its interval (rank-corrected Spearman, bias-corrected W1), or the plain
     value with its interval where the summary has no judged point (a run written before they existed)."""
     judged = f"spearman_rc_{kind}" if metric == "spearman" else f"wasserstein_bc_{kind}"
-    spec = ".3f"
+    spec = ".3f" if metric == "spearman" else ".4f"  # a W1 near the claim's 0.02 needs its fourth digit
     value = summary.get(judged, math.nan)
     if math.isfinite(value):
         return _ci_text(value, ci.get(judged if metric == "spearman" else f"wasserstein_{kind}"), spec)
