@@ -23,10 +23,13 @@ def run(args) -> int:
 
     formats = parse_formats(args.format)
     loaded = load_run(args.run_dir)
-    out = resolve_out(args.out) if args.out is not None else loaded.path
-    if out != loaded.path.resolve() and (out / CONFIG_FILE).exists():
-        raise ValueError(f"out: {out} holds another run (its config.json); its figures are never overwritten: "
-                         "choose a new --out, or omit it to redraw into RUN_DIR")
+    if args.out is None:  # into the run itself, however its path was spelled (".", relative, a symlink)
+        out = loaded.path
+    else:
+        out = resolve_out(args.out)
+        if out != loaded.path.resolve() and (out / CONFIG_FILE).exists():
+            raise ValueError(f"out: {out} holds another run (its config.json); its figures are never overwritten: "
+                             "choose a new --out, or omit it to redraw into RUN_DIR")
     written = save_figures(draw(loaded), out, formats)
     for path in written:
         print(path)

@@ -55,6 +55,20 @@ def test_plot_writes_beside_the_run_by_default(smoke_runs, tmp_path, monkeypatch
     assert cli.main(["plot", str(copy), "--format", "svg,pdf"]) == 0
     assert (copy / "redrawn.svg").read_text().lstrip().startswith("<?xml")
     assert (copy / "redrawn.pdf").read_bytes().startswith(b"%PDF")
+    # the same run named by a relative path, "." from inside it, and a symlink: still the run itself
+    (tmp_path / "link").symlink_to(copy, target_is_directory=True)
+    for where, name in ((tmp_path, "run"), (copy, "."), (tmp_path, "link")):
+        (copy / "redrawn.svg").unlink()
+        monkeypatch.chdir(where)
+        assert cli.main(["plot", name, "--format", "svg"]) == 0
+        assert (copy / "redrawn.svg").is_file()
+    # another run as --out is still refused, and the message names the flag the user gave
+    other = tmp_path / "other"
+    shutil.copytree(copy, other)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["plot", "run", "--format", "svg", "--out", "other"])
+    assert exc.value.code == 2
 
 
 @pytest.mark.parametrize("argv,message", [
