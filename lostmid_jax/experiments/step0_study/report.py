@@ -240,6 +240,13 @@ def _get(row, key):
     return math.nan if v is None else float(v)
 
 
+def _centred(row, name: str) -> float:
+    """The bias-corrected point {name}_bc its interval is centred on (the plain {name} in rows without it), so
+    a printed point lies inside its printed interval."""
+    bc = _get(row, f"{name}_bc")
+    return bc if math.isfinite(bc) else _get(row, name)
+
+
 def summary_table(cfg, tabs: dict) -> str:
     """One line per (preset, variant, binning): held-out Spearman, W1, rms log error with 95% CIs, and the ceiling."""
     w = max(len(v) for v in VARIANTS) + 2
@@ -251,8 +258,8 @@ def summary_table(cfg, tabs: dict) -> str:
         g = lambda k: _get(r, k)  # noqa: E731
         bins = "raw" if r["raw"] else str(r["bins"])
         lines.append(f"{r['preset']:<11}{r['variant']:<{w}}{bins:>5}  "
-                     f"{fmt_ci(g('spearman'), g('spearman_lo'), g('spearman_hi')):<24}"
-                     f"{fmt_ci(g('wasserstein'), g('wasserstein_lo'), g('wasserstein_hi'), '.4f'):<27}"
+                     f"{fmt_ci(_centred(r, 'spearman'), g('spearman_lo'), g('spearman_hi')):<24}"
+                     f"{fmt_ci(_centred(r, 'wasserstein'), g('wasserstein_lo'), g('wasserstein_hi'), '.4f'):<27}"
                      f"{fmt_ci(g('rms_log'), g('rms_log_lo'), g('rms_log_hi')):<24}"
                      f"{fmt_ci(g('ceiling'), g('ceiling_lo'), g('ceiling_hi')):<24}")
     return "\n".join(lines)
@@ -289,8 +296,8 @@ def verdict_lines(cfg, tabs: dict) -> list[str]:
         lines.append(f"  the others: {others}.")
         for r in rows:
             if not r["raw"] and r["variant"] == best["variant"]:
-                lines.append(f"  {r['bins']} bins: Spearman {fmt_ci(g(r, 'spearman'), g(r, 'spearman_lo'), g(r, 'spearman_hi'))}, "
-                             f"W1 {fmt_ci(g(r, 'wasserstein'), g(r, 'wasserstein_lo'), g(r, 'wasserstein_hi'), '.4f')}, "
+                lines.append(f"  {r['bins']} bins: Spearman {fmt_ci(_centred(r, 'spearman'), g(r, 'spearman_lo'), g(r, 'spearman_hi'))}, "
+                             f"W1 {fmt_ci(_centred(r, 'wasserstein'), g(r, 'wasserstein_lo'), g(r, 'wasserstein_hi'), '.4f')}, "
                              f"ceiling {fmt_ci(g(r, 'ceiling'), g(r, 'ceiling_lo'), g(r, 'ceiling_hi'))}.")
         lines.append("  " + _convergence_line(tabs, preset, best["variant"]))
     lines += _noise_lines(cfg, tabs)
@@ -299,8 +306,8 @@ def verdict_lines(cfg, tabs: dict) -> list[str]:
 
 def _scores(r: dict) -> str:
     g = lambda k: _get(r, k)  # noqa: E731
-    return (f"Spearman {fmt_ci(g('spearman'), g('spearman_lo'), g('spearman_hi'))}, "
-            f"W1 {fmt_ci(g('wasserstein'), g('wasserstein_lo'), g('wasserstein_hi'), '.4f')}, "
+    return (f"Spearman {fmt_ci(_centred(r, 'spearman'), g('spearman_lo'), g('spearman_hi'))}, "
+            f"W1 {fmt_ci(_centred(r, 'wasserstein'), g('wasserstein_lo'), g('wasserstein_hi'), '.4f')}, "
             f"rms log error {fmt_ci(g('rms_log'), g('rms_log_lo'), g('rms_log_hi'))}"
             + _misfit_text(r))
 
