@@ -43,8 +43,6 @@ LINE_WIDTH = 160
 _SPEC = {"spearman": ".4f", "onoff": ".4f", "wasserstein": ".4f", "peak_to_trough": ".2f"}
 _ROW_LABEL = {"measured": "measured a_l", "fitted": "log-fit a", "w1fit": "W1-chosen a"}
 _NUMBERS = re.compile(r" \d+\.\d+ \[[^\]]*\]")  # "0.284 [0.274, 0.293]" in a label: left out of the summary
-_PAPER = {"Spearman": CLAIMS["spearman"][0], "W1": CLAIMS["wasserstein"][0], "RoPE": CLAIMS["onoff"][0],
-          "log10": CLAIMS["peak_to_trough"][0]}  # a claim line's first word -> the paper's number
 
 
 def _claim(claim: str) -> str:
@@ -135,8 +133,9 @@ def _line(label: str, measured: str, v, paper: float | None) -> str:
     return f"  {label}: {measured}: {v.outcome} ({v.reason}{cite})"
 
 
-def _preset_claims(name: str, s: dict, off: dict | None, rope: bool) -> list[tuple[str, str, object, str]]:
-    """[(label, measured, Verdict, details)] of every claim of one preset's native variant."""
+def _preset_claims(name: str, s: dict, off: dict | None, rope: bool) -> list[tuple]:
+    """[(label, measured, Verdict, details, the paper's number or None)] of every claim of one preset's native
+    variant."""
     seeds, length = s["seeds"], s["length"]
     nulls = s.get("nulls", {})
     ag = s.get("agreement", {})
@@ -149,7 +148,7 @@ def _preset_claims(name: str, s: dict, off: dict | None, rope: bool) -> list[tup
                  f"{fmt(a.attenuation if a else math.nan, '.4f')}, noise ceiling {fmt(a.ceiling if a else math.nan, '.4f')}"
                  " (informational); a monotonicity check: every theory row decreases")
         out.append((f"Spearman vs theory {_claim('spearman')}, {_ROW_LABEL[kind]}",
-                    f"{fmt(value, '.4f')} {fmt_interval(*ci, '.4f')}", v, f"{extra}; {v.details}"))
+                    f"{fmt(value, '.4f')} {fmt_interval(*ci, '.4f')}", v, f"{extra}; {v.details}", CLAIMS["spearman"]))
     for kind in ("measured", "fitted", "w1fit"):
         value, ci = _judged(s, "wasserstein", kind)
         v = judge("wasserstein", value, ci, rows=seeds, nulls={n: x.get("wasserstein_bc") for n, x in nulls.items()})
@@ -160,12 +159,12 @@ def _preset_claims(name: str, s: dict, off: dict | None, rope: bool) -> list[tup
         extra = (f"plain {fmt(s[f'wasserstein_{kind}'], '.4f')}; the interval includes the choice of "
                  f"{'a_l' if kind == 'measured' else 'a'} (rebuilt per left-out seed)")
         out.append((f"W1 vs theory {_claim('wasserstein')}, {label}", f"{fmt(value, '.4f')} {fmt_interval(*ci, '.4f')}",
-                    v, f"{extra}; {v.details}"))
+                    v, f"{extra}; {v.details}", CLAIMS["wasserstein"]))
     for kind in ("measured", "fitted", "w1fit"):
         m = s.get("misfit", {}).get((kind, length))
         v = decide_shape(m)
         measured = f"T/dof {m.reduced:.3g} over {m.dof} dof" if m is not None and math.isfinite(m.chi2) else "not tested"
-        out.append((f"shape = theory within noise, {_ROW_LABEL[kind]}", measured, v, v.details))
+        out.append((f"shape = theory within noise, {_ROW_LABEL[kind]}", measured, v, v.details, None))
     if off is not None:  # the on/off claim needs the "nopos" variant of the same seeds
         label = "RoPE on vs off, Spearman" if rope else "positions on vs off, Spearman (not RoPE, so not the paper's)"
         onoff, onoff_bc = off["spearman_vs_native"], _onoff(off)
@@ -173,20 +172,20 @@ def _preset_claims(name: str, s: dict, off: dict | None, rope: bool) -> list[tup
         v = judge("onoff", onoff_bc, onoff_ci, rows=off["seeds"])
         out.append((f"{label} {_claim('onoff')}", f"{fmt(onoff_bc, '.4f')} {fmt_interval(*onoff_ci, '.4f')}", v,
                     f"paired by seed (the same weights; no noise ceiling: their noise is shared); bias-corrected "
-                    f"point, plain {fmt(onoff, '.4f')}; {v.details}"))
+                    f"point, plain {fmt(onoff, '.4f')}; {v.details}", CLAIMS["onoff"] if rope else None))
     ptt, ptt_ci = s["log10_peak_to_trough"], metric_ci(s, "log10_peak_to_trough")
     v = judge("peak_to_trough", ptt, ptt_ci, rows=seeds)
     out.append((f"log10 peak-to-trough {_claim('peak_to_trough')}",
                 f"{ptt:.2f} {fmt_interval(*ptt_ci, '.2f')}", v,
                 f"over all j; over j < L {_cell(s, 'log10_peak_to_trough_body', '.2f')}; theory row (measured a_l) "
-                f"{_cell(s, 'theory_log10_peak_to_trough', '.2f')}; {v.details}"))
+                f"{_cell(s, 'theory_log10_peak_to_trough', '.2f')}; {v.details}", CLAIMS["peak_to_trough"]))
     return out
 
 
 def _in_short(claims: list) -> list[str]:
     """'  holds: ...', '  fails: ...', '  undecided: ...': the claims grouped by outcome, in plain words."""
     groups = {REPRODUCED: [], REFUTED: [], INCONCLUSIVE: []}
-    for label, _, v, _ in claims:
+    for label, _, v, *_ in claims:
         note = "" if v.discriminates else " (a null meets it too)"
         groups[v.outcome].append(f"{_NUMBERS.sub('', label)}{note}")
     words = {REPRODUCED: "holds", REFUTED: "fails", INCONCLUSIVE: "undecided"}
@@ -207,10 +206,10 @@ def verdict(summaries: dict, *, smoke: bool = False) -> list[str]:
             continue
         claims = _preset_claims(name, s, summaries.get((name, "nopos")), PRESETS[name].position == "rope")
         lines.append(f"{name} (L={s['length']}, H={s['depth']}, {s['seeds']} seed(s)):")
-        lines += [_line(label, measured, v, _PAPER.get(label.split(" ")[0])) for label, measured, v, _ in claims]
+        lines += [_line(label, measured, v, paper) for label, measured, v, _, paper in claims]
         lines += _in_short(claims)
         details.append(f"{name}:")
-        details += [f"  {label} -> {v.outcome}: {text}" for label, _, v, text in claims]
+        details += [f"  {label} -> {v.outcome}: {text}" for label, _, v, text, _ in claims]
         if (name, "nopos") not in summaries:
             details.append("  RoPE on vs off: not run (the variant nopos of the same seeds: --variants native,nopos)")
         if s.get("nulls"):
