@@ -81,7 +81,12 @@ def load_tokenizer(weights, *, name: str = "weights") -> TextTokenizer:
                              vocab_size=tok.get_vocab_size(with_added_tokens=True), source=str(path))
     files = ("tokenizer.model", "vocab.json", "spiece.model")
     if any((directory / f).is_file() for f in files):
-        from transformers import AutoTokenizer
+        try:
+            from transformers import AutoTokenizer
+        except ImportError:
+            raise ValueError(f"{name}: the checkpoint {str(weights)!r} has no tokenizer.json, only a slow tokenizer "
+                             f"({', '.join(f for f in files if (directory / f).is_file())}), which needs transformers: "
+                             "pip install 'lostmid-jax[hf]'") from None
 
         tok = AutoTokenizer.from_pretrained(directory, local_files_only=True, trust_remote_code=False)
         return TextTokenizer(encode=lambda text: tok.encode(text, add_special_tokens=False),

@@ -54,11 +54,12 @@ def weights_file(path: str | pathlib.Path) -> pathlib.Path:
 
 
 def safetensors_numpy():
-    """safetensors.numpy, imported on first use (the optional extra ``hf``)."""
+    """safetensors.numpy, imported on first use (a base dependency; imported late to keep start-up short)."""
     try:
         from safetensors import numpy as st
     except ImportError as err:  # pragma: no cover - depends on the environment
-        raise ImportError("Hugging Face checkpoints need the safetensors package: pip install 'lostmid-jax[hf]'") from err
+        raise ImportError("Hugging Face checkpoints need the safetensors package, a base dependency: "
+                          "reinstall with pip install -e .") from err
     return st
 
 

@@ -53,8 +53,8 @@ def resolve_checkpoint(path_or_id: str | os.PathLike, *, allow_download: bool = 
         from huggingface_hub import constants, errors
         from huggingface_hub.utils import HFValidationError, validate_repo_id
     except ImportError:
-        raise FileNotFoundError(f"path {text!r} is not a directory (hub ids need huggingface_hub: "
-                                "pip install 'lostmid-jax[hf]')") from None
+        raise FileNotFoundError(f"path {text!r} is not a directory (hub ids need huggingface_hub, "
+                                "a base dependency: reinstall with pip install -e .)") from None
     try:
         validate_repo_id(repo_id)
     except HFValidationError:
