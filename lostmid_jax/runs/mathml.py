@@ -31,9 +31,16 @@ _SYMBOLS = ((">=", "\u2265"), ("<=", "\u2264"), ("->", "\u2192"), ("sqrt(", "\u2
 
 
 def _mi(text: str) -> str:
-    """Identifiers as <mi>, numbers as <mn>, the rest as <mo>, of an escaped piece of formula."""
-    out = []
-    for token in re.findall(r"\d+(?:\.\d+)?|[A-Za-z]+|\S", text):
+    """Identifiers as <mi>, numbers as <mn>, the rest as <mo>, of an escaped piece of formula; a space between
+    two words or numbers as a thin <mspace>."""
+    out, previous = [], ""
+    for token in re.findall(r"\d+(?:\.\d+)?|[A-Za-z]+|\s+|\S", text):
+        if token.isspace():  # kept only between two words or numbers: "ln 2" (operators space themselves)
+            previous = " " if previous.isalnum() else previous
+            continue
+        if previous == " " and token[0].isalnum():
+            out.append("<mspace width='0.2em'></mspace>")
+        previous = token[-1]
         if token[0].isdigit():
             out.append(f"<mn>{token}</mn>")
         elif token[0].isalpha():

@@ -24,13 +24,13 @@ class PageTable:
       header: the column names.
       rows: one tuple of text cells per row, as many as ``header`` ('' for a missing value).
       note: one line under the table (what the numbers are, where they come from).
-      outcome: the index of the column holding a verdict (highlighted on the page), or None.
+      outcomes: the indices of the columns holding a verdict in words (highlighted, wrapped, left-aligned).
     """
 
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     note: str = ""
-    outcome: int | None = None
+    outcomes: tuple[int, ...] = ()
 
     def __post_init__(self):
         bad = [row for row in self.rows if len(row) != len(self.header)]

@@ -59,7 +59,9 @@ pre { background: #f3f3f3; padding: 0.7rem; overflow-x: auto; max-width: 100%; f
 .REPRODUCED, .good { background: #d6f0e3; color: #0b5d3b; }
 .REFUTED, .bad { background: #fbdcd0; color: #8a2a00; }
 .inconclusive, .neutral { background: #ececec; color: #444; }
-table.results td:first-child, table.results th { text-align: left; }
+table.results td:first-child, table.results th, table.results td.words { text-align: left; }
+table.results td.words { white-space: normal; min-width: 9rem; }
+table.results td.words .outcome { white-space: normal; display: inline-block; }
 table.results { font-size: 0.85rem; }
 table.claims td, table.claims th { text-align: left; white-space: normal; vertical-align: top; }
 table.claims { font-size: 0.85rem; width: 100%; }
@@ -276,9 +278,10 @@ def _results_html(table: PageTable) -> str:
         cells = []
         for i, cell in enumerate(row):
             text = inline(cell) if cell != "" else _NA
-            if i == table.outcome and cell:
-                text = f"<span class='outcome {_tone(cell)}'>{text}</span>"
-            cells.append(f"<td>{text}</td>")
+            if i in table.outcomes and cell:
+                cells.append(f"<td class='words'><span class='outcome {_tone(cell)}'>{text}</span></td>")
+            else:
+                cells.append(f"<td>{text}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     note = f"<p class='note'>{inline(table.note)}</p>" if table.note else ""
     return (f"<div class='scroll'><table class='results'><thead><tr>{head}</tr></thead>"

@@ -25,7 +25,7 @@ def test_a_parenthesised_group_is_the_whole_base(formula):
     base, exponent = msup
     assert base.tag == "mrow" and [c.tag for c in base] == ["mo", "mrow", "mo"]
     assert (base[0].text, base[-1].text) == ("(", ")")
-    assert [(c.tag, c.text) for c in base[1]] == [("mi", "ln"), ("mn", "2")]
+    assert [(c.tag, c.text) for c in base[1]] == [("mi", "ln"), ("mspace", None), ("mn", "2")]
     assert _text(exponent) == "H-1" and [c.tag for c in exponent] == ["mi", "mo", "mn"]
 
 

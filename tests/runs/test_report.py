@@ -270,7 +270,8 @@ def test_diagnose_report_names_what_was_measured_then_the_results_table(smoke_ru
     first = acc[acc["length"] == acc["length"].min()].sort_values("passage")
     for r in first.itertuples():
         assert f"<td>{r.accuracy:.2f} [{r.accuracy_lo:.2f}, {r.accuracy_hi:.2f}]</td>" in rows[0][1]
-    assert "no difference beyond noise</span>" in rows[0][1] and "at chance (the 95% CI includes it)" in rows[0][1]
+    assert ("no difference beyond noise</span>" in rows[0][1]
+            and "<span class='outcome neutral'>at chance (the 95% CI includes it)</span>" in rows[0][1])
     folded = _between(text, "<details class='verdict-details'>", "</details>")
     assert "Attention received" in folded and "Valley power law" in folded
     assert "Position test at T = 32" in _between(text, "id='verdict'", "<details")
@@ -298,7 +299,7 @@ def test_remedies_report_table_and_noop(smoke_runs):
     assert "<h1>Inference-time remedies on tiny random Llama at T = 48: 6 remedies" in text
     table = _between(text, "<table class='results'>", "</table>")
     effects = run.tables["effects"]
-    rows = re.findall(r"<tr><td>([^<]+)</td><td><span class='outcome \w+'>([^<]+)</span></td>", table)
+    rows = re.findall(r"<tr><td>([^<]+)</td><td class='words'><span class='outcome \w+'>([^<]+)</span></td>", table)
     assert rows == list(zip(effects["remedy"], effects["verdict"]))
     assert ("rope_scaling:dynamic:2", "no-op at this length") in rows
     assert "The model answers" not in text and "in the middle (middle accuracy" in _between(
@@ -333,9 +334,9 @@ def test_a_results_table_escapes_its_cells():
     from lostmid_jax.runs.report import _results_html
 
     html_text = _results_html(PageTable(("a<b", "verdict"), (("<i>x</i>", "helps <b>"), ("", "hurts")), note="<u>n",
-                                        outcome=1))
+                                        outcomes=(1,)))
     assert "<i>" not in html_text and "<b>" not in html_text and "<u>" not in html_text
-    assert "<span class='outcome good'>helps &lt;b&gt;</span>" in html_text and "<td>\u2014</td>" in html_text
+    assert "<td class='words'><span class='outcome good'>helps &lt;b&gt;</span></td>" in html_text and "<td>\u2014</td>" in html_text
     assert "<span class='outcome bad'>hurts</span>" in html_text
     with pytest.raises(ValueError, match="rows must have 2 cells"):
         PageTable(("a", "b"), (("x",),))

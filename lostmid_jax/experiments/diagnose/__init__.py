@@ -143,15 +143,15 @@ def page_table(tables: dict, cfg: Config):
         overall, lo, hi, reading = overall_against_chance(rates["accuracy"].to_numpy(float),
                                                           int(rates["examples"].iloc[0]), float(rates["chance"].iloc[0]))
         rows.append((str(int(length)), *cells, fmt_ci(gap["mean"], gap["lo"], gap["hi"], "+.2f", missing=""),
-                     str(gap["verdict"]), f"{overall:.2f} [{lo:.2f}, {hi:.2f}]: {reading}"))
+                     str(gap["verdict"]), f"{overall:.2f} [{lo:.2f}, {hi:.2f}]", reading))
     chance = float(acc["chance"].iloc[0])
     return PageTable(("T", *(f"passage {p}" for p in range(1, k + 1)), "middle - ends [95% CI]", "verdict",
-                      f"overall vs chance {chance:.2f}"), tuple(rows),
+                      "overall [95% CI]", f"against chance {chance:.2f}"), tuple(rows),
                      note="Multiple-choice accuracy (the right answer ranked first among the candidates; ties count "
                           "as wrong) by the passage holding the fact, 95% Wilson intervals; middle - ends: the paired "
                           "gap with its 95% bootstrap interval and the position test's verdict (middle worse: a "
                           "valley). From accuracy.csv and gaps.csv; exact match and log P in the tables below.",
-                     outcome=k + 2)
+                     outcomes=(k + 2, k + 4))
 
 
 def run_info(result: Result) -> dict:

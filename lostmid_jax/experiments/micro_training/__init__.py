@@ -275,7 +275,7 @@ def page_table(tables: dict, cfg: Config):
         rows.append(tuple(cells))
     header = ("variant", "step", "valley log10(recency/middle) [95% CI]") + (
         ("accuracy [95% CI]", "against chance") if retrieval else ())
-    return PageTable(header, tuple(rows), outcome=4 if retrieval else None,
+    return PageTable(header, tuple(rows), outcomes=(4,) if retrieval else (),
                      note="Mean over seeds with its 95% t interval; the valley depth of the full Jacobian's "
                           "influence profile, the retrieval accuracy as the mean over needle bins. From "
                           "snapshots.csv; the per-bin accuracies, pathways and documents in the verdict and tables.")

@@ -395,7 +395,7 @@ def page_table(tables: dict, cfg: Config):
                           "bootstrap interval; the verdict reads the middle's interval. Step-0 ratio: the theory's "
                           "predicted ratio of the fact's influence share (1: no change predicted). 'no-op at this "
                           "length': the remedied model computes exactly the unmodified one at these lengths (not "
-                          "measured). From effects.csv.", outcome=1)
+                          "measured). From effects.csv.", outcomes=(1,))
 
 
 def run_info(result: Result) -> dict:
