@@ -138,3 +138,18 @@ def test_a_noop_at_one_length_acts_at_a_longer_one(model):
         assert apply_remedy(parse_remedy(spec), model, longer).skipped is None, spec
     shorter = token_probes(V, examples=2, passages=4, length=40, low=3, seed=1)
     assert all(apply_remedy(parse_remedy(s), model, shorter).noop for s in ("sinks:2:40", "rope_scaling:dynamic:2:40"))
+
+
+def test_the_default_noops_at_the_lengths_of_issue_35():
+    """sinks:4:256 at T = 256: the window of 256 plus 4 sinks covers up to 260 positions (an answer of up to 5
+    ids after the prompt), not 261; rope_scaling:dynamic:2 with P = max_positions 1024 up to 1024, not 1025.
+    Decided from the configs (no model is built)."""
+    from lostmid_jax.probes.remedies import noop_reason
+
+    cfg = preset("toy", vocab_size=V, max_positions=1024)
+    for spec, noop_at, acts_at in (("sinks:4:256", (256, 260), (256, 261)),
+                                   ("rope_scaling:dynamic:2", (256, 1024), (256, 1025))):
+        remedy = parse_remedy(spec)
+        remedied = remedied_config(remedy, cfg)[0]
+        assert noop_reason(remedy, cfg, remedied, noop_at).startswith(f"{NOOP}: "), spec
+        assert noop_reason(remedy, cfg, remedied, acts_at) is None, spec
