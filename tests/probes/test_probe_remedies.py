@@ -103,29 +103,32 @@ def test_remedies_that_do_not_apply_say_why(model, probes):
 
 NOOPS = ("rope_base:1", "rope_scaling:linear:1", "rope_scaling:dynamic:4:64", "rope_scaling:dynamic:2",
          "sinks:2:40", "sinks:4:36")
-CHANGES = ("rope_base:4", "rope_scaling:dynamic:4:16", "rope_scaling:yarn:4:16", "sinks:2:8", "sinks:4:35")
+CHANGES = ("rope_base:4", "rope_scaling:dynamic:4:16", "rope_scaling:dynamic:2:39", "rope_scaling:yarn:4:16",
+           "sinks:2:8", "sinks:4:35")
+FORCED = ("rope_scaling:dynamic:2", "sinks:4:36", "sinks:4:35")  # checked on the logits
 
 
 def test_noop_remedies_are_named_and_change_nothing(probes):
     """At T = 40 (prompt and answer: 40 positions; max_positions 64 is the default P) the no-ops are decided from
-    the configs and named; forced onto the model anyway, their logits over the 40 positions equal the unmodified
-    model's, while the remedies that act change them (large weights so attention is far from uniform)."""
-    cfg = preset("toy", width=16, depth=2, heads=2, kv_heads=1, mlp_width=32, vocab_size=V, max_positions=64,
+    the configs and named, the others measured. Forced onto the model anyway, a no-op's logits over the 40
+    positions equal the unmodified model's, while a window just short of them (35 plus 4 sinks) changes them
+    (large weights so attention is far from uniform; test_model_remedies_keep_the_weights: dynamic with P = 16)."""
+    cfg = preset("toy", width=16, depth=1, heads=2, kv_heads=1, mlp_width=32, vocab_size=V, max_positions=64,
                  init_std=0.5)
     model = Decoder(cfg, rngs=nnx.Rngs(0))
     assert probes.positions_needed == probes.length == 40
-    tokens = probes.prompts[0, 1]
-    base = np.asarray(model.lm(tokens))
     for spec in NOOPS + CHANGES:
         applied = apply_remedy(parse_remedy(spec), model, probes)
-        forced = with_config(model, remedied_config(parse_remedy(spec), cfg)[0])
-        change = np.abs(np.asarray(forced.lm(tokens)) - base).max()
         if spec in NOOPS:
             assert applied.noop and applied.skipped.startswith(f"{NOOP}: ") and applied.model is model, spec
-            assert change <= 1e-6, (spec, change)
         else:
             assert not applied.noop and applied.skipped is None and applied.model is not model, spec
-            assert change > 1e-4, (spec, change)
+    tokens = probes.prompts[0, 1]
+    base = np.asarray(model.lm(tokens))
+    for spec in FORCED:
+        forced = with_config(model, remedied_config(parse_remedy(spec), cfg)[0])
+        change = np.abs(np.asarray(forced.lm(tokens)) - base).max()
+        assert change <= 1e-6 if spec in NOOPS else change > 1e-4, (spec, change)
     assert "window of 40 keys plus 2 sinks covers all 40" in apply_remedy(parse_remedy("sinks:2:40"), model,
                                                                            probes).skipped
     assert "original context P = 64" in apply_remedy(parse_remedy("rope_scaling:dynamic:2"), model, probes).skipped
