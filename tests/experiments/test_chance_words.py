@@ -38,3 +38,17 @@ def test_diagnose_position_lines(right, reading):
                                             (0.3, np.nan, "undetermined (one seed: no CI)")])
 def test_micro_training_accuracy_against_chance(m, half, reading):
     assert _against_chance(m, half, 0.167) == reading
+
+
+@pytest.mark.parametrize("m,half,reading", [(0.05, 0.01, "above chance"),
+                                            (0.01, 0.005, "at or below chance (untrained: a guess over all V = 100 "
+                                                          "tokens, chance 1/V = 0.0100; the 95% CI includes it)"),
+                                            (0.0, 0.0, "at or below chance (untrained: a guess over all V = 100 "
+                                                       "tokens, chance 1/V = 0.0100)")])
+def test_micro_training_step_0_is_read_against_one_over_v(m, half, reading):
+    """The untrained model at step 0 guesses over the whole vocabulary: judged against 1/V, never 'below'."""
+    from types import SimpleNamespace
+
+    from lostmid_jax.experiments.micro_training.claims import accuracy_reading
+
+    assert accuracy_reading(SimpleNamespace(vocab=100), m, half, 0) == reading
