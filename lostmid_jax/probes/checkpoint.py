@@ -94,6 +94,18 @@ def checkpoint_title(weights: str) -> str:
     return path.resolve().name if path.is_dir() else weights
 
 
+def stored_checkpoint_name(weights) -> str:
+    """The checkpoint's name on a report page, from a run's stored ``weights`` alone (nothing read, nothing
+    resolved): "tiny random Llama", the last part of a local path (never this machine's directories), or the
+    hub id / relative path as given."""
+    text = str(weights)
+    if text == RANDOM_TINY:
+        return checkpoint_title(text)
+    if text.startswith(("/", "~", ".", "\\")) or text[1:3] in (":\\", ":/"):
+        return pathlib.PurePath(text.replace("\\", "/")).name or text
+    return text
+
+
 def load_checkpoint(cfg, run_dir, *, gain: float = 1.0):
     """(DecoderConfig, Decoder, directory, tokenizer or None) of ``cfg.weights``; RANDOM_TINY is written first
     (into <run_dir>/checkpoint, or a temporary directory without a run directory)."""
@@ -171,5 +183,5 @@ class CheckpointSource:
         """The checkpoint's name in titles."""
         return checkpoint_title(self.weights)
 
-__all__ = ["CheckpointSource", "RANDOM_TINY", "TINY_LLAMA", "TINY_SEED", "TOKENIZER_FILES", "build_probes", "check_text_inputs", "check_tokenizer_files", "checkpoint_title",
+__all__ = ["CheckpointSource", "RANDOM_TINY", "TINY_LLAMA", "TINY_SEED", "TOKENIZER_FILES", "build_probes", "check_text_inputs", "check_tokenizer_files", "checkpoint_title", "stored_checkpoint_name",
            "load_checkpoint", "tiny_config", "write_tiny_checkpoint"]

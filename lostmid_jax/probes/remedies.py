@@ -6,6 +6,7 @@ Shapes: E examples, k passages, T prompt ids.
     applied = apply_remedy(r, model, probes, marker_ids=[7], context=512)
     applied.model, applied.probes                     # the remedied model (same weights) and probe set
     applied.skipped                                   # None, or why the remedy does not apply to this model
+    applied.noop                                      # the remedy changes nothing at this length (not measured)
 
 Each remedy is a spec string (the CLI's ``--remedies``):
 
@@ -39,6 +40,16 @@ windows change the mask, hence the prior itself, and the theory gives their
 effect. Markers lengthen the sequence and move the fact; reordering moves the
 fact to an end of the U: for both the theory row at the new length and span
 gives the predicted change of the fact's share of the influence.
+
+**No-ops** (:func:`noop_reason`): a model remedy that provably changes nothing
+at the lengths the probe feeds the model (T, and T + A - 1 when scoring an
+answer of A ids) is not measured and is reported as "no-op at this length":
+the remedied config differs only in the mask and RoPE fields, its mask allows
+exactly the same (query, key) pairs on those lengths, and its RoPE frequencies
+and attention factor are bit-identical at each of them. Examples:
+``sinks:S:W`` on a causal model with W >= the longest sequence (every query
+still sees every earlier key), ``rope_scaling:dynamic:F`` while the sequence
+stays within the original context P, a factor of 1.
 """
 
 from __future__ import annotations
@@ -55,6 +66,9 @@ from .documents import ProbeSet
 KINDS = ("rope_base", "rope_scaling", "markers", "reorder", "sinks")
 SCALINGS = ("linear", "dynamic", "yarn")
 PLACES = ("first", "last")
+NOOP = "no-op at this length"
+"""The verdict of a remedy that provably changes nothing at the probe's lengths (:func:`noop_reason`)."""
+_MASK_AND_ROPE = ("mask", "window", "sinks", "rope_theta", "rope_scaling")
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -156,13 +170,24 @@ class Applied:
       remedy: the Remedy.
       model: the remedied model (the same weights; the same object for prompt remedies).
       probes: the remedied probe set (the same object for model remedies).
-      skipped: None, or the reason it does not apply to this model.
+      skipped: None, or the reason it is not measured: it does not apply to this model, or it is a no-op at
+        the probe's lengths (the reason then starts with :data:`NOOP`; :attr:`noop`).
     """
 
     remedy: Remedy
     model: object
     probes: ProbeSet
     skipped: str | None = None
+
+    @property
+    def noop(self) -> bool:
+        """The remedy provably changes nothing at the probe's lengths (:func:`noop_reason`)."""
+        return is_noop(self.skipped)
+
+
+def is_noop(reason: str | None) -> bool:
+    """Whether a skipped remedy's ``reason`` is a no-op's (:func:`noop_reason`) rather than "not applicable"."""
+    return bool(reason) and reason.startswith(NOOP)
 
 
 def with_config(model, cfg):
@@ -195,6 +220,59 @@ def remedied_config(remedy: Remedy, cfg, *, context: int | None = None):
             return None, f"sinks:S:W needs a causal or sliding-window model, got mask {cfg.mask!r}"
         return dataclasses.replace(cfg, mask="sliding_window", window=remedy.window, sinks=remedy.sinks), None
     raise ValueError(f"remedy {remedy.label} changes the prompt, not the model")
+
+
+def _same_mask(cfg, other, length: int) -> bool:
+    """Whether the masks of ``cfg`` and ``other`` allow the same (query, key) pairs on ``length`` positions
+    (a mask rule depends on (i, j) only, so this holds on every shorter sequence too)."""
+    from ..masks.spec import MaskSpec
+    from ..nn.masks import static_allowed_block
+
+    span = (0, length)
+    return bool(np.array_equal(static_allowed_block(MaskSpec.from_config(cfg), span, span),
+                               static_allowed_block(MaskSpec.from_config(other), span, span)))
+
+
+def _same_rope(cfg, other, length: int) -> bool:
+    """Whether RoPE rotates identically under ``cfg`` and ``other`` on a sequence of ``length`` positions: the
+    same frequencies (bit for bit, float32 as the model computes them) and the same attention factor."""
+    import jax.numpy as jnp
+
+    from ..nn.positions import rope_inv_freq
+
+    if cfg.position != "rope":
+        return True
+    scale = lambda c: 1.0 if c.rope_scaling is None else c.rope_scaling.attention_scale  # noqa: E731
+    freqs = [np.asarray(rope_inv_freq(c.resolved_head_dim, c.rope_theta, c.rope_scaling, jnp.float32, length))
+             for c in (cfg, other)]
+    return scale(cfg) == scale(other) and bool(np.array_equal(*freqs))
+
+
+def noop_reason(remedy: Remedy, cfg, remedied, lengths) -> str | None:
+    """Why model remedy ``remedy`` (config ``cfg`` -> ``remedied``) changes nothing on sequences of each of
+    ``lengths`` positions, starting with :data:`NOOP`; None when it may change something (module docstring).
+
+    Decided from the configs alone (the mask rule and the RoPE frequencies), never from a measured effect.
+    """
+    lengths = sorted({int(n) for n in lengths})
+    longest = lengths[-1]
+    kept = dataclasses.replace(remedied, **{name: getattr(cfg, name) for name in _MASK_AND_ROPE})
+    if kept != cfg or not _same_mask(cfg, remedied, longest):
+        return None
+    if not all(_same_rope(cfg, remedied, n) for n in lengths):
+        return None
+    if remedy.kind == "sinks":
+        sinks = f"{remedied.sinks} sink" + ("s" if remedied.sinks != 1 else "")
+        why = (f"a window of {remedied.window} keys plus {sinks} covers all {longest} positions the model reads, "
+               "so every query still sees every key it saw")
+    elif remedy.factor == 1:
+        why = "a factor of 1 leaves the RoPE frequencies unchanged"
+    elif remedy.kind == "rope_scaling" and remedy.scaling == "dynamic":
+        why = (f"dynamic scaling rescales only sequences longer than the original context "
+               f"P = {remedied.rope_scaling.original_max_positions}, and the model reads at most {longest} positions")
+    else:
+        why = f"the mask and the RoPE frequencies on {longest} positions equal the unmodified model's"
+    return f"{NOOP}: {why}"
 
 
 def insert_markers(probes: ProbeSet, at, marker_ids) -> ProbeSet:
@@ -250,6 +328,9 @@ def apply_remedy(remedy: Remedy, model, probes: ProbeSet, *, marker_ids=None, co
       probes: the unmodified probe set.
       marker_ids: the marker's ids (markers only).
       context: the original context P for rope_scaling when the spec names none (None: max_positions).
+
+    A model remedy that is a no-op at the probe's lengths comes back skipped, with its reason
+    (:func:`noop_reason`; ``applied.noop``).
     """
     if remedy.kind == "markers":
         if marker_ids is None:
@@ -260,8 +341,11 @@ def apply_remedy(remedy: Remedy, model, probes: ProbeSet, *, marker_ids=None, co
     cfg, reason = remedied_config(remedy, model.cfg, context=context)
     if cfg is None:
         return Applied(remedy, model, probes, skipped=reason)
+    noop = noop_reason(remedy, model.cfg, cfg, (probes.length, probes.positions_needed))
+    if noop is not None:
+        return Applied(remedy, model, probes, skipped=noop)
     return Applied(remedy, with_config(model, cfg), probes)
 
 
-__all__ = ["Applied", "KINDS", "Remedy", "apply_remedy", "insert_markers", "parse_remedy", "remedied_config",
-           "reorder", "with_config"]
+__all__ = ["Applied", "KINDS", "NOOP", "Remedy", "apply_remedy", "insert_markers", "is_noop", "noop_reason",
+           "parse_remedy", "remedied_config", "reorder", "with_config"]

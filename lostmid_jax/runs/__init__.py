@@ -15,6 +15,7 @@ table.txt, figures and, for experiments that resume, units/*.npz.
     registry.py     the experiments a run may name (registered by lostmid_jax.experiments)
     load.py         load_run -> Run (typed tables, config, verdict, figures)
     plot.py         draw, save_figures (``lostmid plot``)
+    page.py         PageTable, page_parts: the title and results table an experiment gives its report page
     report.py       write_report: one self-contained HTML page (``lostmid report``)
 
     run = load_run("runs/depth_sweep/20260101-...")

@@ -3,10 +3,13 @@
     from lostmid_jax.runs import write_report
     write_report("runs/depth_sweep/2026...")            # -> runs/depth_sweep/2026.../report.html
 
-The page opens with a human title and a two-line abstract (experiment, sizes,
-smoke or not, date, version; the run directory's name, never a local path),
-then the claims table (claim, paper value, measured with its CI, verdict
-highlighted) where the verdict judges claims, the verdict, and every figure
+The page opens with a title naming what was measured (the experiment's
+``page_title``, :mod:`.page`; else its one-line description) and a two-line
+abstract (experiment, sizes, smoke or not, date, version; the run directory's
+name, never a local path), then the claims table (claim, paper value, measured
+with its CI, verdict highlighted) where the verdict judges claims, or the
+experiment's results table (its ``page_table``), the verdict (what follows its
+Details line folded), and every figure
 (PNG embedded as base64 data; a run saved without figures gets them drawn from
 its tables). The summary table, each CSV (a per-column summary and its first
 rows), the column dictionary, the configuration, the package versions and the
@@ -28,13 +31,16 @@ from ..validation import check_int
 from .atomic import write_atomic
 from .load import Run, load_run
 from .mathml import inline
+from .page import PageTable, page_parts
 from .plot import draw
 from .registry import describe
 from .verdict_table import DETAILS, OUTCOMES, claim_rows
 
+_FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif'
 _CSS = """
-body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; margin: 0;
+body { font-family: FONT; margin: 0;
        color: #1a1a1a; background: #fafafa; line-height: 1.45; }
+math { font-family: FONT; font-size: 1em; }""".replace("FONT", _FONT) + """
 main { max-width: 1100px; margin: 0 auto; padding: 1.2rem 1.5rem 3rem; background: #fff; }
 h1 { font-size: 1.5rem; margin: 0.2rem 0 0.3rem; }
 h2 { font-size: 1.2rem; border-bottom: 2px solid #0072B2; padding-bottom: 0.2rem; margin-top: 2rem; }
@@ -50,9 +56,13 @@ pre { background: #f3f3f3; padding: 0.7rem; overflow-x: auto; max-width: 100%; f
 .verdict li { margin: 0.25rem 0; }
 .verdict ul { padding-left: 1.2rem; }
 .outcome { font-weight: 600; border-radius: 3px; padding: 0 0.35rem; white-space: nowrap; }
-.REPRODUCED { background: #d6f0e3; color: #0b5d3b; }
-.REFUTED { background: #fbdcd0; color: #8a2a00; }
-.inconclusive { background: #ececec; color: #444; }
+.REPRODUCED, .good { background: #d6f0e3; color: #0b5d3b; }
+.REFUTED, .bad { background: #fbdcd0; color: #8a2a00; }
+.inconclusive, .neutral { background: #ececec; color: #444; }
+table.results td:first-child, table.results th, table.results td.words { text-align: left; }
+table.results td.words { white-space: normal; min-width: 9rem; }
+table.results td.words .outcome { white-space: normal; display: inline-block; }
+table.results { font-size: 0.85rem; }
 table.claims td, table.claims th { text-align: left; white-space: normal; vertical-align: top; }
 table.claims { font-size: 0.85rem; width: 100%; }
 details { margin: 0.5rem 0; }
@@ -251,6 +261,33 @@ def _claims_html(verdict: str | None) -> str | None:
             "verdict's details below.</p>")
 
 
+_TONES = {"helps": "good", "middle better": "good", "above chance": "good", "hurts": "bad", "middle worse": "bad"}
+"""The outcome words a results table highlights green or red (by how they start); any other outcome is grey."""
+
+
+def _tone(outcome: str) -> str:
+    return next((tone for word, tone in _TONES.items() if outcome.startswith(word)), "neutral")
+
+
+def _results_html(table: PageTable) -> str:
+    """The experiment's results table (:class:`.page.PageTable`): every cell escaped, formulas in MathML, the
+    outcome column highlighted."""
+    head = "".join(f"<th>{inline(h)}</th>" for h in table.header)
+    body = []
+    for row in table.rows:
+        cells = []
+        for i, cell in enumerate(row):
+            text = inline(cell) if cell != "" else _NA
+            if i in table.outcomes and cell:
+                cells.append(f"<td class='words'><span class='outcome {_tone(cell)}'>{text}</span></td>")
+            else:
+                cells.append(f"<td>{text}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    note = f"<p class='note'>{inline(table.note)}</p>" if table.note else ""
+    return (f"<div class='scroll'><table class='results'><thead><tr>{head}</tr></thead>"
+            f"<tbody>{''.join(body)}</tbody></table></div>{note}")
+
+
 def _flat(values: dict, prefix: str = "") -> list[tuple[str, str]]:
     """Nested config values as (dotted field, JSON text) pairs; lists stay on one line."""
     pairs = []
@@ -299,9 +336,10 @@ _SIZE_FIELDS = ("presets", "preset", "model", "length", "lengths", "depths", "al
                 "interventions", "remedies", "seq_lengths", "examples")
 
 
-def _title(run: Run) -> str:
-    """The experiment's one-line description (lostmid_jax.experiments.EXPERIMENTS), capitalized."""
-    text = describe(run.experiment)[1]
+def _title(run: Run, named: str | None = None) -> str:
+    """``named`` (the experiment's page_title), else its one-line description (lostmid_jax.experiments.EXPERIMENTS),
+    capitalized."""
+    text = named or describe(run.experiment)[1]
     return text[:1].upper() + text[1:]
 
 
@@ -344,7 +382,8 @@ def build_html(run: Run, *, rows: int = 20) -> str:
     """The report page of ``run`` (:func:`~lostmid_jax.runs.load_run`), ``rows`` rows per table."""
     rows = check_int("rows", rows, 1)
     record = run.record
-    title = _title(run)
+    named, results = page_parts(run.module, run.tables, run.config)
+    title = _title(run, named)
     info = [(k, json.dumps(v) if isinstance(v, (dict, list)) else v) for k, v in record.items()
             if k not in ("config", "versions", "git_revision", "created_utc", "experiment")]
     provenance = [("git revision", record.get("git_revision") or "unknown"),
@@ -359,6 +398,8 @@ def build_html(run: Run, *, rows: int = 20) -> str:
         sections.append(("claims", "Claims", claims))
         verdict = _fold("The verdict in full <span class='note'>(reasons, misfit tests, null references)</span>",
                         verdict)
+    elif results is not None:
+        sections.append(("results", "Results", _results_html(results)))
     sections += [
         ("verdict", "Verdict", verdict),
         ("figures", "Figures", _figures_html(run)),

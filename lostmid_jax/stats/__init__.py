@@ -14,6 +14,7 @@ Shapes: S rows (seeds or replicates), L positions (1-based j, x = j / L), B bins
                       log_interval: means with their error over seeds, proportions, positive values
     paired            paired_difference(a, b): mean of paired differences, its bootstrap CI, a verdict
     valley            valley_fit(rows): the |pos - L/2| power law, a CI on alpha, and when it does not apply
+    chance            against_chance(lo, hi, chance): an accuracy interval above, at, or at or below chance, in words
 
 Importing this package (or any of its modules) loads no jax; it uses
 :mod:`lostmid_jax.theory` (pure math) only for the position convention and the
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from .._lazy import lazy_exports
 
-_SUBMODULES = ("agreement", "columns", "coverage", "format", "heldout", "intervals", "misfit", "paired",
+_SUBMODULES = ("agreement", "chance", "columns", "coverage", "format", "heldout", "intervals", "misfit", "paired",
                "profile_intervals", "profile_metrics", "valley")
 __all__ = list(_SUBMODULES)
 

@@ -38,7 +38,15 @@ def test_tables_are_documented_and_one_row_per_remedy(smoke_run):
         assert list(frame.columns) == [c for c in remedies.COLUMNS[f"{name}.csv"] if c in frame.columns], name
     effects = run.tables["effects"]
     assert list(effects["remedy"]) == list(remedies.SMOKE["remedies"])
-    assert set(effects["verdict"]) <= {"helps", "hurts", "no difference beyond noise", "not applicable"}
+    assert set(effects["verdict"]) <= {"helps", "hurts", "no difference beyond noise", "no-op at this length",
+                                       "not applicable"}
+    # dynamic scaling within the original context (max_positions 512 > T = 48): named, not measured
+    noop = effects[effects["remedy"] == "rope_scaling:dynamic:2"].iloc[0]
+    assert noop["verdict"] == "no-op at this length" and pd.isna(noop["middle"]) and noop["step0_ratio"] == 1.0
+    measurements = run.tables["measurements"].set_index("remedy")
+    assert measurements.loc["rope_scaling:dynamic:2", "applied"] == 0
+    assert measurements.loc["rope_scaling:dynamic:2", "note"].startswith("no-op at this length: dynamic scaling")
+    effects = effects[effects["verdict"] != "no-op at this length"]
     for col in ("middle", "ends", "overall", "middle_logprob"):
         assert (effects[f"{col}_lo"] <= effects[col]).all() and (effects[col] <= effects[f"{col}_hi"]).all()
     acc = run.tables["accuracy"]
@@ -57,6 +65,9 @@ def test_verdict_names_each_remedy_and_the_kv_cache(smoke_run):
     for spec in remedies.SMOKE["remedies"]:
         assert f"{spec}: " in text and "in the middle" in text
     assert "KV-cache" in text and "smoke run" in text and "Step 0:" in text
+    short, details = text.split("\nDetails\n")
+    assert "  no-op at this length: rope_scaling:dynamic:2" in short and "Step 0:" not in short
+    assert "rope_scaling:dynamic:2: no-op at this length: dynamic scaling" in details
 
 
 def test_figures_redraw_from_the_tables(smoke_run):

@@ -29,3 +29,13 @@ def test_tokenizer_files_and_titles(tmp_path):
     check_tokenizer_files(tmp_path, "x")
     assert checkpoint_title(RANDOM_TINY) == "tiny random Llama"
     assert checkpoint_title(str(tmp_path)) == tmp_path.name and checkpoint_title("org/model") == "org/model"
+
+
+@pytest.mark.parametrize("weights,name", [("random:tiny-llama", "tiny random Llama"), ("/home/me/ckpts/qwen2", "qwen2"),
+                                          ("~/models/llama/", "llama"), ("./local", "local"),
+                                          ("C:\\models\\gpt2", "gpt2"), ("Qwen/Qwen2-0.5B", "Qwen/Qwen2-0.5B"),
+                                          (".", ".")])
+def test_a_stored_checkpoint_is_named_without_this_machines_directories(weights, name):
+    from lostmid_jax.probes.checkpoint import stored_checkpoint_name
+
+    assert stored_checkpoint_name(weights) == name

@@ -10,8 +10,8 @@ from flax import nnx
 
 from lostmid_jax.nn import Decoder, preset
 from lostmid_jax.probes import token_probes
-from lostmid_jax.probes.remedies import (Remedy, apply_remedy, insert_markers, parse_remedy, remedied_config,
-                                         reorder)
+from lostmid_jax.probes.remedies import (NOOP, Remedy, apply_remedy, insert_markers, parse_remedy,
+                                         remedied_config, reorder, with_config)
 
 V = 40
 
@@ -72,13 +72,7 @@ def test_model_remedies_keep_the_weights(probes):
                  init_std=0.5)
     model = Decoder(cfg, rngs=nnx.Rngs(0))
     tokens = probes.prompts[0, 1]
-    same = apply_remedy(parse_remedy("rope_base:1"), model, probes).model
-    assert np.array_equal(np.asarray(same.lm(tokens)), np.asarray(model.lm(tokens)))
-    # dynamic NTK changes nothing up to its original context P (transformers' definition) ...
-    inside = apply_remedy(parse_remedy("rope_scaling:dynamic:4:64"), model, probes).model
-    assert inside.cfg.rope_scaling.kind == "dynamic"
-    np.testing.assert_allclose(np.asarray(inside.lm(tokens)), np.asarray(model.lm(tokens)), rtol=0, atol=1e-6)
-    # ... and the real remedies change the logits
+    # the real remedies change the logits (the no-ops: test_noop_remedies_are_named_and_change_nothing)
     for spec in ("rope_base:8", "rope_scaling:dynamic:4:16", "rope_scaling:yarn:4:16", "rope_scaling:linear:2"):
         other = apply_remedy(parse_remedy(spec), model, probes).model
         leaves = [jax.tree.leaves(nnx.state(m, nnx.Param)) for m in (other, model)]
@@ -105,3 +99,60 @@ def test_remedies_that_do_not_apply_say_why(model, probes):
     with pytest.raises(ValueError, match="marker"):
         apply_remedy(parse_remedy("markers:0.5"), model, probes)
     assert Remedy(kind="reorder", place="last").acts_on == "prompt"
+
+
+NOOPS = ("rope_base:1", "rope_scaling:linear:1", "rope_scaling:dynamic:4:64", "rope_scaling:dynamic:2",
+         "sinks:2:40", "sinks:4:36")
+CHANGES = ("rope_base:4", "rope_scaling:dynamic:4:16", "rope_scaling:dynamic:2:39", "rope_scaling:yarn:4:16",
+           "sinks:2:8", "sinks:4:35")
+FORCED = ("rope_scaling:dynamic:2", "sinks:4:36", "sinks:4:35")  # checked on the logits
+
+
+def test_noop_remedies_are_named_and_change_nothing(probes):
+    """At T = 40 (prompt and answer: 40 positions; max_positions 64 is the default P) the no-ops are decided from
+    the configs and named, the others measured. Forced onto the model anyway, a no-op's logits over the 40
+    positions equal the unmodified model's, while a window just short of them (35 plus 4 sinks) changes them
+    (large weights so attention is far from uniform; test_model_remedies_keep_the_weights: dynamic with P = 16)."""
+    cfg = preset("toy", width=16, depth=1, heads=2, kv_heads=1, mlp_width=32, vocab_size=V, max_positions=64,
+                 init_std=0.5)
+    model = Decoder(cfg, rngs=nnx.Rngs(0))
+    assert probes.positions_needed == probes.length == 40
+    for spec in NOOPS + CHANGES:
+        applied = apply_remedy(parse_remedy(spec), model, probes)
+        if spec in NOOPS:
+            assert applied.noop and applied.skipped.startswith(f"{NOOP}: ") and applied.model is model, spec
+        else:
+            assert not applied.noop and applied.skipped is None and applied.model is not model, spec
+    tokens = probes.prompts[0, 1]
+    base = np.asarray(model.lm(tokens))
+    for spec in FORCED:
+        forced = with_config(model, remedied_config(parse_remedy(spec), cfg)[0])
+        change = np.abs(np.asarray(forced.lm(tokens)) - base).max()
+        assert change <= 1e-6 if spec in NOOPS else change > 1e-4, (spec, change)
+    assert "window of 40 keys plus 2 sinks covers all 40" in apply_remedy(parse_remedy("sinks:2:40"), model,
+                                                                           probes).skipped
+    assert "original context P = 64" in apply_remedy(parse_remedy("rope_scaling:dynamic:2"), model, probes).skipped
+
+
+def test_a_noop_at_one_length_acts_at_a_longer_one(model):
+    """sinks:2:40 and dynamic scaling with P = 40 change nothing on 40 positions but act on 48."""
+    longer = token_probes(V, examples=2, passages=4, length=48, low=3, seed=1)
+    for spec in ("sinks:2:40", "rope_scaling:dynamic:2:40"):
+        assert apply_remedy(parse_remedy(spec), model, longer).skipped is None, spec
+    shorter = token_probes(V, examples=2, passages=4, length=40, low=3, seed=1)
+    assert all(apply_remedy(parse_remedy(s), model, shorter).noop for s in ("sinks:2:40", "rope_scaling:dynamic:2:40"))
+
+
+def test_the_default_noops_at_the_lengths_of_issue_35():
+    """sinks:4:256 at T = 256: the window of 256 plus 4 sinks covers up to 260 positions (an answer of up to 5
+    ids after the prompt), not 261; rope_scaling:dynamic:2 with P = max_positions 1024 up to 1024, not 1025.
+    Decided from the configs (no model is built)."""
+    from lostmid_jax.probes.remedies import noop_reason
+
+    cfg = preset("toy", vocab_size=V, max_positions=1024)
+    for spec, noop_at, acts_at in (("sinks:4:256", (256, 260), (256, 261)),
+                                   ("rope_scaling:dynamic:2", (256, 1024), (256, 1025))):
+        remedy = parse_remedy(spec)
+        remedied = remedied_config(remedy, cfg)[0]
+        assert noop_reason(remedy, cfg, remedied, noop_at).startswith(f"{NOOP}: "), spec
+        assert noop_reason(remedy, cfg, remedied, acts_at) is None, spec

@@ -248,3 +248,95 @@ def test_missing_values_show_as_one_mark(smoke_runs, tmp_path):
     row = row[:row.index("</table>")]
     assert row.count("<td>\u2014</td>") == 3 and "<td>True</td>" in row and "<td>1.5</td>" in row
     assert "&lt;NA&gt;" not in row and "nan" not in row.lower()
+
+
+def _between(text: str, start: str, end: str) -> str:
+    at = text.index(start)
+    return text[at:text.index(end, at)]
+
+
+def test_diagnose_report_names_what_was_measured_then_the_results_table(smoke_runs):
+    """Title: the checkpoint, the lengths and sizes (not the experiment's generic description); then the results
+    table (one row per T: accuracy by passage with its interval, the gap, the verdict, the overall accuracy
+    against chance) before the verdict and the figures; attention and valley-law prose folded under Details."""
+    run = runs.load_run(smoke_runs("diagnose"))
+    text = build_html(run)
+    assert "<h1>Diagnosis of tiny random Llama at T = 32, 48: 6 examples x 3 passages (text probe)</h1>" in text
+    assert text.index("id='results'") < text.index("id='verdict'") < text.index("id='figures'")
+    table = _between(text, "<table class='results'>", "</table>")
+    acc = run.tables["accuracy"]
+    rows = re.findall(r"<tr><td>(\d+)</td>(.*?)</tr>", table)
+    assert [int(t) for t, _ in rows] == sorted(set(acc["length"]))
+    first = acc[acc["length"] == acc["length"].min()].sort_values("passage")
+    for r in first.itertuples():
+        assert f"<td>{r.accuracy:.2f} [{r.accuracy_lo:.2f}, {r.accuracy_hi:.2f}]</td>" in rows[0][1]
+    assert ("no difference beyond noise</span>" in rows[0][1]
+            and "<span class='outcome neutral'>at chance (the 95% CI includes it)</span>" in rows[0][1])
+    folded = _between(text, "<details class='verdict-details'>", "</details>")
+    assert "Attention received" in folded and "Valley power law" in folded
+    assert "Position test at T = 32" in _between(text, "id='verdict'", "<details")
+
+
+def test_train_report_names_the_model_task_and_runs(smoke_runs):
+    run = runs.load_run(smoke_runs("micro_training"))
+    text = build_html(run)
+    cfg = run.config
+    assert (f"<h1>Micro-training of a {cfg.base.model.depth}-layer, width-{cfg.base.model.width} decoder (rope, "
+            f"causal mask) on the {cfg.base.task} task") in text
+    assert text.index("id='results'") < text.index("id='verdict'") < text.index("id='figures'")
+    table = _between(text, "<table class='results'>", "</table>")
+    assert table.count("<tr><td>") == 1 + len(cfg.variants) and "against chance" in table
+    assert "pathway norm" in _between(text, "<details class='verdict-details'>", "</details>")
+
+
+@pytest.mark.extended
+def test_remedies_report_table_and_noop(smoke_runs):
+    """The remedies page: title with the checkpoint and T, one table row per remedy from effects.csv (verdict,
+    the middle and ends differences with intervals, the Step-0 ratio), the no-op named as such, the per-remedy
+    prose folded."""
+    run = runs.load_run(smoke_runs("remedies"))
+    text = build_html(run)
+    assert "<h1>Inference-time remedies on tiny random Llama at T = 48: 6 remedies" in text
+    table = _between(text, "<table class='results'>", "</table>")
+    effects = run.tables["effects"]
+    rows = re.findall(r"<tr><td>([^<]+)</td><td class='words'><span class='outcome \w+'>([^<]+)</span></td>", table)
+    assert rows == list(zip(effects["remedy"], effects["verdict"]))
+    assert ("rope_scaling:dynamic:2", "no-op at this length") in rows
+    assert "The model answers" not in text and "in the middle (middle accuracy" in _between(
+        text, "<details class='verdict-details'>", "</details>")
+
+
+def test_run_strings_are_escaped_in_title_results_and_verdict(smoke_runs, tmp_path):
+    """A received run's strings (the checkpoint name, a CSV cell, the verdict) reach the page as text only."""
+    import json
+
+    import pandas as pd
+
+    copy = tmp_path / "run"
+    shutil.copytree(smoke_runs("diagnose"), copy)
+    evil = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+    record = json.loads((copy / "config.json").read_text())
+    record["config"]["weights"] = f"org/{evil}"
+    (copy / "config.json").write_text(json.dumps(record))
+    gaps = pd.read_csv(copy / "gaps.csv")
+    gaps["verdict"] = evil
+    gaps.to_csv(copy / "gaps.csv", index=False)
+    (copy / "verdict.txt").write_text(f"{evil}\nDetails\n{evil}\n")
+    text = build_html(runs.load_run(copy))
+    page = _Page()
+    page.feed(text)
+    assert _external_references(page) == [] and "script" not in page.tags and len(page.images) == 4
+    assert "<h1>Diagnosis of org/&lt;script&gt;" in text and text.count("&lt;script&gt;alert(1)") >= 4
+
+
+def test_a_results_table_escapes_its_cells():
+    from lostmid_jax.runs.page import PageTable
+    from lostmid_jax.runs.report import _results_html
+
+    html_text = _results_html(PageTable(("a<b", "verdict"), (("<i>x</i>", "helps <b>"), ("", "hurts")), note="<u>n",
+                                        outcomes=(1,)))
+    assert "<i>" not in html_text and "<b>" not in html_text and "<u>" not in html_text
+    assert "<td class='words'><span class='outcome good'>helps &lt;b&gt;</span></td>" in html_text and "<td>\u2014</td>" in html_text
+    assert "<span class='outcome bad'>hurts</span>" in html_text
+    with pytest.raises(ValueError, match="rows must have 2 cells"):
+        PageTable(("a", "b"), (("x",),))

@@ -116,6 +116,44 @@ def figures(tables: dict, cfg: Config) -> dict:
                                                        title=f"{cfg.title}: influence vs its Step-0 prior")}
 
 
+def page_title(cfg: Config) -> str:
+    """The report page's title: the checkpoint, the lengths and the sizes (runs.page)."""
+    from ...probes.checkpoint import stored_checkpoint_name
+
+    lengths = ", ".join(str(t) for t in cfg.lengths)
+    return (f"Diagnosis of {stored_checkpoint_name(cfg.weights)} at T = {lengths}: {cfg.examples} examples x "
+            f"{cfg.passages} passages ({cfg.mode} probe)")
+
+
+def page_table(tables: dict, cfg: Config):
+    """The report's results table, one row per length T: multiple-choice accuracy by passage with its 95% Wilson
+    interval, the middle - ends gap with its paired interval and the position test's verdict (gaps.csv), and
+    the overall accuracy against chance (runs.page.PageTable)."""
+    from ...runs.page import PageTable
+    from ...stats.format import fmt_ci
+    from .claims import overall_against_chance
+
+    acc, gaps = tables["accuracy"], tables["gaps"]
+    k = int(acc["passage"].max())
+    rows = []
+    for length, rates in acc.groupby("length", sort=False):
+        rates = rates.sort_values("passage")
+        cells = [fmt_ci(r.accuracy, r.accuracy_lo, r.accuracy_hi, ".2f", missing="") for r in rates.itertuples()]
+        gap = gaps[(gaps["length"] == length) & (gaps["measure"] == "accuracy")].iloc[0]
+        overall, lo, hi, reading = overall_against_chance(rates["accuracy"].to_numpy(float),
+                                                          int(rates["examples"].iloc[0]), float(rates["chance"].iloc[0]))
+        rows.append((str(int(length)), *cells, fmt_ci(gap["mean"], gap["lo"], gap["hi"], "+.2f", missing=""),
+                     str(gap["verdict"]), f"{overall:.2f} [{lo:.2f}, {hi:.2f}]", reading))
+    chance = float(acc["chance"].iloc[0])
+    return PageTable(("T", *(f"passage {p}" for p in range(1, k + 1)), "middle - ends [95% CI]", "verdict",
+                      "overall [95% CI]", f"against chance {chance:.2f}"), tuple(rows),
+                     note="Multiple-choice accuracy (the right answer ranked first among the candidates; ties count "
+                          "as wrong) by the passage holding the fact, 95% Wilson intervals; middle - ends: the paired "
+                          "gap with its 95% bootstrap interval and the position test's verdict (middle worse: a "
+                          "valley). From accuracy.csv and gaps.csv; exact match and log P in the tables below.",
+                     outcomes=(k + 2, k + 4))
+
+
 def run_info(result: Result) -> dict:
     return {"model": result.model_config, "checkpoint_dir": result.checkpoint, "prior": result.measured["prior"].label,
             "influence_method": result.measured["profiles"]["method"],

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from ...stats.chance import ABOVE, against_chance
 from ...stats.format import fmt_ci
 from ...stats.intervals import sem_rows, t_interval
 from ...stats.valley import depth_ratio, valley_depth, valley_fit
@@ -140,10 +141,20 @@ def table(result) -> str:
     return "\n".join(lines)
 
 
-def _position_lines(length: int, pos) -> list[str]:
-    """The position test at one length: rates, the paired gaps, and a warning at chance level."""
+def overall_against_chance(rates, examples: int, chance: float) -> tuple[float, float, float, str]:
+    """(accuracy, lo, hi, reading) over all passages: the k per-passage ``rates`` of ``examples`` prompts each
+    pooled, its 95% Wilson interval and :func:`~lostmid_jax.stats.chance.against_chance` of it."""
     from ...stats.intervals import wilson_interval
 
+    trials = examples * len(rates)
+    total = int(round(float(np.sum(rates) * examples)))
+    lo, hi = wilson_interval(total, trials)
+    return total / trials, lo, hi, against_chance(lo, hi, chance)
+
+
+def _position_lines(length: int, pos) -> list[str]:
+    """The position test at one length: rates, the paired gaps, and the overall accuracy against chance
+    (:func:`lostmid_jax.stats.chance.against_chance`; below it, a dip cannot show)."""
     k, lines = pos.passages, []
     if pos.middle:
         g, lg = pos.accuracy_gap, pos.logprob_gap
@@ -156,25 +167,27 @@ def _position_lines(length: int, pos) -> list[str]:
     else:
         lines.append(f"Position test at T = {length}: k = 2 passages have no middle; accuracy "
                      f"{pos.accuracy[0]:.2f} and {pos.accuracy[1]:.2f}.")
-    total = int(round(float(np.sum(pos.accuracy) * pos.examples)))
-    lo, hi = wilson_interval(total, pos.examples * k)
-    if not lo > pos.chance:
-        lines.append(f"  The model answers at chance level overall (accuracy {total / (pos.examples * k):.2f}, 95% "
-                     f"CI [{lo:.2f}, {hi:.2f}], chance {pos.chance:.2f}): the position test cannot show a dip here.")
+    acc, lo, hi, reading = overall_against_chance(pos.accuracy, pos.examples, pos.chance)
+    lines.append(f"  Overall accuracy {acc:.2f}, 95% CI [{lo:.2f}, {hi:.2f}], chance "
+                 f"{pos.chance:.2f}: {reading}" + ("." if reading == ABOVE else
+                                                   "; the position test cannot show a dip here."))
     return lines
 
 
 def verdict_lines(result) -> list[str]:
-    """The position test, the attention against uniform, the valley law, and how much of the valley is the prior's."""
+    """The position test and how much of the valley is the prior's; after the Details line, the attention
+    against uniform and the valley law (the report folds them)."""
+    from ...runs.verdict_table import DETAILS
+
     cfg, out, an = result.config, result.measured, result.analysis
-    lines = []
+    lines, details = [], []
     for length, test in out["tests"].items():
         lines += _position_lines(length, test["position"])
     att = out["attention"]["vs_uniform"][:, -1].mean(axis=1)  # [A, T]
     x = np.arange(1, att.shape[1] + 1) / att.shape[1]
     centre = att[:, np.abs(x - 0.5) < cfg.band].mean(axis=1)
     c_lo, c_hi = t_interval(centre[:, None]) if centre.size > 1 else (np.array([np.nan]),) * 2
-    lines.append(f"Attention received at T = {out['length']}, layer {int(out['attention']['layers'][-1])}, head "
+    details.append(f"Attention received at T = {out['length']}, layer {int(out['attention']['layers'][-1])}, head "
                  f"mean: keys in the central band |x - 1/2| < {cfg.band} get "
                  f"{_ci(float(centre.mean()), float(c_lo[0]), float(c_hi[0]), '.2f')} times what uniform attention "
                  f"over the mask gives them (1 = uniform; the raw column mean falls with j under a causal mask even "
@@ -182,7 +195,7 @@ def verdict_lines(result) -> list[str]:
     for name, label in (("attention", "attention vs uniform"), ("trained", "influence profile")):
         v = an["fits"][name]
         law = "describes it" if v.describes else f"does not describe it: {v.reason}"
-        lines.append(f"Valley power law of the {label}: alpha = {_ci(v.alpha, v.alpha_lo, v.alpha_hi, '.2f')}, "
+        details.append(f"Valley power law of the {label}: alpha = {_ci(v.alpha, v.alpha_lo, v.alpha_hi, '.2f')}, "
                      f"R^2 = {v.r2:.2f}; the |pos - T/2| law {law}.")
     r, r_lo, r_hi = an["birth"]["step0"]
     p, p_lo, p_hi = an["birth"]["prior"]
@@ -194,7 +207,7 @@ def verdict_lines(result) -> list[str]:
     else:
         lines.append(f"At birth: the trained influence profile has no valley (V = {vt:.3f} <= 0: the centre gets as "
                      "much as the ends), so no share of it can be given to the architecture.")
-    return lines
+    return lines + [DETAILS] + details
 
 
 def _birth_reading(r, lo, hi) -> str:
@@ -209,4 +222,4 @@ def _birth_reading(r, lo, hi) -> str:
     return "Above 1: training flattened the architecture's valley."
 
 
-__all__ = ["analyse", "records", "table", "verdict_lines"]
+__all__ = ["analyse", "overall_against_chance", "records", "table", "verdict_lines"]

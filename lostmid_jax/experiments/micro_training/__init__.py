@@ -22,6 +22,7 @@ import logging
 import pathlib
 
 from ...train.config import INTERVENTIONS, SMOKE as TRAIN_SMOKE, TrainConfig, intervention_dirs, intervention_name
+from ...stats.format import fmt_ci
 from ...validation import check_choice, check_int
 from ...runs.config import tuples_from_lists
 
@@ -237,6 +238,47 @@ def resolve(cfg: Config) -> Config:
     from ...train import resolve_attn_impl
 
     return dataclasses.replace(cfg, base=cfg.base.replace(attn_impl=resolve_attn_impl(cfg.base)))
+
+
+def page_title(cfg: Config) -> str:
+    """The report page's title: the model, the task and its length, the steps, seeds and variants (runs.page)."""
+    base, model = cfg.base, cfg.base.model
+    layers = f"{model.depth}-layer"
+    length = (f"L = {base.lm_length}" if base.task in ("lm", "mixed") else f"{base.kv_pairs} key-value pairs"
+              if base.task == "retrieval" else f"{base.kv_pairs} passages of {base.passage_length} tokens")
+    seeds = ", ".join(str(s) for s in cfg.seeds)
+    return (f"Micro-training of a {layers}, width-{model.width} decoder ({model.position}, {model.mask} mask) on "
+            f"the {base.task} task, {length}: {base.steps} steps, seeds {seeds}, {' vs '.join(cfg.variants)}")
+
+
+def page_table(tables: dict, cfg: Config):
+    """The report's results table from snapshots.csv: the baseline at the first snapshot and every variant at
+    the last, the valley depth and (a retrieval task) the accuracy, mean [95% CI] over seeds, the accuracy
+    against chance (runs.page.PageTable)."""
+    from ...runs.page import PageTable
+    from ...stats.intervals import mean_halfwidth
+    from .claims import accuracy_reading
+
+    snap = _renamed(tables["snapshots"])
+    steps = sorted(set(snap["step"].astype(int)))
+    retrieval = cfg.base.task != "lm" and "acc_mean" in snap.columns
+    rows = []
+    for variant, step in [("none", steps[0])] + [(v, steps[-1]) for v in cfg.variants]:
+        at = snap[(snap["intervention"] == variant) & (snap["step"] == step)]
+        cells = [variant, str(step)]
+        for column in ("total_valley",) + (("acc_mean",) if retrieval else ()):
+            m, half = mean_halfwidth(at[column].dropna().to_numpy(float))
+            cells.append(fmt_ci(m, m - half, m + half, "+.3f" if column == "total_valley" else ".3f", missing="",
+                                no_ci="[no CI]"))
+        if retrieval:
+            cells.append(accuracy_reading(cfg.base, m, half, step))
+        rows.append(tuple(cells))
+    header = ("variant", "step", "valley log10(recency/middle) [95% CI]") + (
+        ("accuracy [95% CI]", "against chance") if retrieval else ())
+    return PageTable(header, tuple(rows), outcomes=(4,) if retrieval else (),
+                     note="Mean over seeds with its 95% t interval; the valley depth of the full Jacobian's "
+                          "influence profile, the retrieval accuracy as the mean over needle bins. From "
+                          "snapshots.csv; the per-bin accuracies, pathways and documents in the verdict and tables.")
 
 
 def run_info(result: Result) -> dict:

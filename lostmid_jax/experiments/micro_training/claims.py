@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...stats.chance import ABOVE, against_chance
 from ...stats.format import fmt_ci
 from ...stats.intervals import LOG_ROWS, log_interval, mean_halfwidth
 from ...train import tasks
@@ -59,6 +60,25 @@ def _ratio_call(interval) -> str:
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return f"undetermined (no interval with n < {LOG_ROWS} seeds)" if np.isfinite(g) else "undetermined"
     return "GROWS" if lo > 1 else "SHRINKS" if hi < 1 else "no clear change (the 95% CI includes 1)"
+
+
+def accuracy_reading(cfg, m, half, step: int) -> str:
+    """Retrieval accuracy m +- half (TrainConfig ``cfg``) after ``step`` steps against chance: at step 0 against
+    1/V (untrained: a guess over the whole vocabulary), later against the retrieval chance level."""
+    if step == 0:
+        vocab_chance = 1.0 / cfg.vocab
+        untrained = f"untrained: a guess over all V = {cfg.vocab} tokens, chance 1/V = {vocab_chance:.4f}"
+        return _call(m - vocab_chance, half, ABOVE, f"at or below chance ({untrained})",
+                     f"at or below chance ({untrained}; the 95% CI includes it)")
+    return _against_chance(m, half, tasks.chance_accuracy(cfg))
+
+
+def _against_chance(m, half, chance) -> str:
+    """Accuracy m +- half against the retrieval chance level, in the words of :func:`.stats.chance.against_chance`
+    (below it: the model's argmax over the whole vocabulary need not be a context value)."""
+    if not np.isfinite(half):
+        return "undetermined (one seed: no CI)"
+    return against_chance(m - half, m + half, chance, below="the argmax may be any token, not only a context value")
 
 
 def _fmt(values, sign: str = "+") -> str:
@@ -119,16 +139,7 @@ def _accuracy_lines(exp, records, first, last) -> list[str]:
         m, half = mean_halfwidth(_series(records, variant, "acc_mean", step).values())
         by_bin = ", ".join(_fmt(_series(records, variant, f"acc_bin{b}", step).values(), "") for b in range(bins))
         head = f"{variant} accuracy step {step}: {_ci(m, half, '')} = {m / chance:.1f} x chance (by needle bin: {by_bin})"
-        if step == 0:  # untrained: a guess over the whole vocabulary, not among the context values
-            vocab_chance = 1.0 / cfg.vocab
-            lines.append(f"{head} -> " + _call(m - vocab_chance, half, "ABOVE chance",
-                                               f"at or below chance (untrained: a guess over all V = {cfg.vocab} "
-                                               f"tokens, chance 1/V = {vocab_chance:.4f})",
-                                               f"at or below chance (untrained: a guess over all V = {cfg.vocab} "
-                                               f"tokens, chance 1/V = {vocab_chance:.4f}; the 95% CI includes it)"))
-            continue
-        lines.append(f"{head} -> "
-                     + _call(m - chance, half, "ABOVE chance", "BELOW chance", "AT chance (the 95% CI includes it)"))
+        lines.append(f"{head} -> " + accuracy_reading(cfg, m, half, step))
     base_acc, v1 = _series(records, "none", "acc_middle", last), _series(records, "none", "total_valley", last)
     for variant in exp.variants[1:]:
         acc, val = _series(records, variant, "acc_middle", last), _series(records, variant, "total_valley", last)
@@ -151,7 +162,10 @@ def _paired(records, variant, key, step, label) -> str:
 
 def verdict(exp, records: list[dict]) -> list[str]:
     """Statements on the valley, pathways, document boundaries and document-local U, and
-    retrieval accuracy against chance and across interventions (mean [95% CI] over seeds)."""
+    retrieval accuracy against chance and across interventions (mean [95% CI] over seeds); every statement
+    after the baseline's valley follows a Details line (the report folds them under its results table)."""
+    from ...runs.verdict_table import DETAILS
+
     steps = sorted({r["step"] for r in records})
     first, last = steps[0], steps[-1]
     smoke = exp.base.steps <= SMOKE_STEPS or len(exp.seeds) < 2
@@ -159,7 +173,8 @@ def verdict(exp, records: list[dict]) -> list[str]:
     lines += [f"seeds {list(exp.seeds)}; mean [95% CI] across seeds; steps {first} -> {last}; the step-0 profile "
              f"is the model at initialization (docs/theory.md §1), the changes are beyond the paper's Step-0 "
              f"claims (docs/theory.md §5)"]
-    lines += _profile_lines(records, first, last)
+    profile = _profile_lines(records, first, last)
+    lines += profile[:1] + [DETAILS] + profile[1:]
     if exp.base.task in ("lm", "mixed"):
         lines += _chunk_lines(records, first, last)
     if exp.base.task != "lm":

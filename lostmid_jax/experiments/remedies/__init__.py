@@ -12,7 +12,11 @@ accuracy per passage with Wilson intervals, attention received, the valley
 fit of the attention profile, the exact influence profile on a few prompts,
 and the Step-0 theory's prediction; each remedy's paired differences against
 the unmodified model with 95% bootstrap intervals and a verdict
-(:mod:`lostmid_jax.probes.remedy_effects`).
+(:mod:`lostmid_jax.probes.remedy_effects`). A remedy that provably changes
+nothing at the probe's lengths (``sinks:4:256`` at T = 256,
+``rope_scaling:dynamic:2`` within the original context;
+:func:`lostmid_jax.probes.remedies.noop_reason`) is not measured and is
+reported as "no-op at this length".
 
 Writes accuracy.csv, measurements.csv, effects.csv, received.csv (and
 influence.csv with --influence-examples), table.txt, verdict.txt and the
@@ -34,6 +38,7 @@ from ...stats.format import fmt_ci
 from .config import RANDOM_TINY, SMOKE, SMOKE_HELP, Config
 
 NAME = "remedies"
+NOT_APPLICABLE = "not applicable"
 VERDICT_TITLE = "inference-time remedies vs the unmodified model (paired over examples, 95% CIs)"
 FILES = {"checkpoint": "the tiny random Llama and its word-level tokenizer measured with --smoke"}
 _LOG = logging.getLogger(__name__)
@@ -60,8 +65,9 @@ COLUMNS = {
     },
     "measurements.csv": {
         "remedy": ("'none' (the unmodified model) or the remedy's spec", ""),
-        "applied": ("1 when the remedy applies to this model (else the row is empty and note says why)", ""),
-        "note": ("why the remedy was skipped ('' when applied)", ""),
+        "applied": ("1 when the remedy was measured (else the row is empty and note says why: it does not apply to "
+                    "this model, or it is a no-op at this length)", ""),
+        "note": ("why the remedy was not measured ('' when applied)", ""),
         "length": ("T, the prompt length the model read (markers lengthen it)", "tokens"),
         "prior": ("the Step-0 theory prior of the (remedied) architecture at T (analysis.prior_for)", ""),
         "position_verdict": ("the position test: middle worse / middle better / no difference beyond noise", ""),
@@ -83,8 +89,9 @@ COLUMNS = {
         "remedy": ("the remedy's spec", ""),
         "kind": ("rope_base, rope_scaling, markers, reorder or sinks", ""),
         "acts_on": ("'model' (same weights, changed config) or 'prompt' (same model, changed input)", ""),
-        "verdict": ("helps / hurts / no difference beyond noise (the middle accuracy's interval); "
-                    "'not applicable' when skipped", ""),
+        "verdict": ("helps / hurts / no difference beyond noise (the middle accuracy's interval); 'no-op at this "
+                    "length' when the remedy provably changes nothing at the probe's lengths (decided from its "
+                    "definition, not measured); 'not applicable' when it does not apply to this model", ""),
         **interval_meanings(_DIFF, "95% paired bootstrap interval"),
         "step0_ratio": ("the Step-0 theory's predicted ratio of the fact's influence share, remedy / unmodified "
                         "(1: the theory predicts no change)", ""),
@@ -221,9 +228,13 @@ def _measurement_row(name: str, m, valley, note: str = "") -> dict:
     return row
 
 
-def _effect_row(spec: str, remedy, m, effect, base) -> dict:
+def _effect_row(spec: str, remedy, m, effect, base, note: str | None = None) -> dict:
+    from ...probes.remedies import NOOP, is_noop
+
     row = {"remedy": spec, "kind": remedy.kind, "acts_on": remedy.acts_on,
-           "verdict": effect.verdict if effect else "not applicable"}
+           "verdict": effect.verdict if effect else NOOP if is_noop(note) else NOT_APPLICABLE}
+    if is_noop(note):  # the same function at these lengths: the Step-0 row too
+        row.update(step0_ratio=1.0, theory=f"no change: {note[len(NOOP) + 2:]}")
     if effect is None:
         return row
     for name in _DIFF:
@@ -256,7 +267,7 @@ def records(result: Result) -> dict[str, list[dict]]:
         "accuracy.csv": [r for name, m in measured for r in _accuracy_rows(name, m)],
         "measurements.csv": [_measurement_row("none", result.base, result.valleys.get("none"))] + [
             _measurement_row(s, m, result.valleys.get(s), note or "") for s, (_, m, _, note) in result.remedies.items()],
-        "effects.csv": [_effect_row(s, r, m, e, result.base) for s, (r, m, e, _) in result.remedies.items()],
+        "effects.csv": [_effect_row(s, r, m, e, result.base, note) for s, (r, m, e, note) in result.remedies.items()],
         "received.csv": [r for name, m in measured for r in _profile_rows(name, m.received_raw, m.received_vs_uniform)],
     }
     if result.base.influence.size:
@@ -285,19 +296,47 @@ def table(result: Result) -> str:
                      f"{att} {alpha}  {m.result.verdict}")
     for spec, (_, m, _, note) in result.remedies.items():
         if m is None:
-            lines.append(f"{spec:<26} not applicable: {note}")
+            lines.append(f"{spec:<26} {_unmeasured(note)}")
     return "\n".join(lines)
 
 
+def _unmeasured(note: str) -> str:
+    """'no-op at this length: why' or 'not applicable: why' of a remedy that was not measured."""
+    from ...probes.remedies import is_noop
+
+    return note if is_noop(note) else f"{NOT_APPLICABLE}: {note}"
+
+
+def _grouped(result: Result) -> dict[str, list[str]]:
+    """{verdict: [spec, ...]} of every remedy, in the order of :data:`_VERDICT_ORDER`."""
+    from ...probes.remedies import NOOP, is_noop
+
+    groups: dict[str, list[str]] = {}
+    for spec, (_, _, effect, note) in result.remedies.items():
+        verdict = effect.verdict if effect else NOOP if is_noop(note) else NOT_APPLICABLE
+        groups.setdefault(verdict, []).append(spec)
+    order = ("helps", "hurts", "no difference beyond noise", NOOP, NOT_APPLICABLE)
+    return {v: groups[v] for v in sorted(groups, key=lambda v: order.index(v) if v in order else len(order))}
+
+
 def verdict_lines(result: Result) -> list[str]:
+    """A short verdict (the unmodified model's position test, the remedies grouped by verdict), then, after
+    the Details line, one line per remedy with its numbers and the Step-0 prediction."""
+    from ...probes.remedies import is_noop
+    from ...runs.verdict_table import DETAILS
+
     cfg, base = result.config, result.base
     gap = base.result.accuracy_gap
     lines = [f"{cfg.title}: unmodified model, {base.result.examples} examples x {base.correct.shape[1]} passages, "
              f"T = {base.length}: {base.result.verdict} (middle - ends accuracy {_ci(gap)}; chance "
-             f"{base.result.chance:.2f})"]
+             f"{base.result.chance:.2f})",
+             "Each remedy against it, middle accuracy (paired over the same examples, 95% CI; the numbers: "
+             "effects.csv):"]
+    lines += [f"  {verdict}: {', '.join(specs)}" for verdict, specs in _grouped(result).items()]
+    lines.append(DETAILS)
     for spec, (remedy, m, effect, note) in result.remedies.items():
         if effect is None:
-            lines.append(f"{spec}: not applicable ({note})")
+            lines.append(f"{spec}: {note}" if is_noop(note) else f"{spec}: {NOT_APPLICABLE} ({note})")
             continue
         att = f"; attention to the fact {_ci(effect.fact_attention)}" if effect.fact_attention else ""
         cost = {-1: ", but the ends get worse", 1: ", and the ends get better", 0: ""}[effect.ends.sign]
@@ -332,6 +371,33 @@ def figures(tables: dict, cfg: Config) -> dict:
     return dict(sorted(out.items()))
 
 
+def page_title(cfg: Config) -> str:
+    """The report page's title: the checkpoint, the length and the sizes (runs.page)."""
+    from ...probes.checkpoint import stored_checkpoint_name
+
+    return (f"Inference-time remedies on {stored_checkpoint_name(cfg.weights)} at T = {cfg.length}: "
+            f"{len(cfg.remedies)} remedies, {cfg.examples} examples x {cfg.passages} passages ({cfg.mode} probe)")
+
+
+def page_table(tables: dict, cfg: Config):
+    """The report's results table from effects.csv: remedy, verdict, the middle and ends accuracy differences
+    with their 95% paired intervals, the Step-0 ratio (runs.page.PageTable)."""
+    from ...runs.page import PageTable
+
+    effects = tables["effects"]
+    ci = lambda r, c: fmt_ci(r[c], r[f"{c}_lo"], r[f"{c}_hi"], "+.3f", missing="")  # noqa: E731
+    rows = tuple((str(r["remedy"]), str(r["verdict"]), ci(r, "middle"), ci(r, "ends"),
+                  "" if r["step0_ratio"] != r["step0_ratio"] else f"{r['step0_ratio']:.3g}")
+                 for _, r in effects.iterrows())
+    return PageTable(("remedy", "verdict", "\u0394 middle [95% CI]", "\u0394 ends [95% CI]", "Step-0 ratio"), rows,
+                     note="\u0394: the remedy minus the unmodified model, multiple-choice accuracy at the middle "
+                          "passage(s) and at passages 1 and k, mean over the same examples with its 95% paired "
+                          "bootstrap interval; the verdict reads the middle's interval. Step-0 ratio: the theory's "
+                          "predicted ratio of the fact's influence share (1: no change predicted). 'no-op at this "
+                          "length': the remedied model computes exactly the unmodified one at these lengths (not "
+                          "measured). From effects.csv.", outcomes=(1,))
+
+
 def run_info(result: Result) -> dict:
     return {"checkpoint": result.checkpoint}
 
@@ -340,5 +406,5 @@ def describe(result: Result) -> str:
     return f"{len(result.remedies)} remedies x {result.base.result.examples} examples"
 
 
-__all__ = ["COLUMNS", "Config", "NAME", "Result", "SMOKE", "SMOKE_HELP", "describe", "figures",
-           "marker_ids", "records", "run", "summary", "table", "theory_text", "verdict"]
+__all__ = ["COLUMNS", "Config", "NAME", "NOT_APPLICABLE", "Result", "SMOKE", "SMOKE_HELP", "describe", "figures",
+           "marker_ids", "page_table", "page_title", "records", "run", "summary", "table", "theory_text", "verdict"]

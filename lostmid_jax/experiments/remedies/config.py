@@ -19,8 +19,10 @@ DEFAULT_REMEDIES = ("rope_base:4", "rope_scaling:linear:2", "rope_scaling:dynami
                     "markers:0.25/0.5/0.75", "reorder:first", "reorder:last", "sinks:4:256")
 SMOKE = {"weights": RANDOM_TINY, "passages": 3, "length": 48, "examples": 6, "candidates": 3,
          "attention_examples": 2, "influence_examples": 2, "n_boot": 200, "batch": 6,
-         "remedies": ("rope_base:4", "rope_scaling:yarn:4:16", "markers:0.5", "reorder:last", "sinks:2:16")}
-SMOKE_HELP = "a tiny random Llama with a word-level tokenizer (written here, offline), 6 examples, T = 48, 5 remedies"
+         "remedies": ("rope_base:4", "rope_scaling:yarn:4:16", "rope_scaling:dynamic:2", "markers:0.5", "reorder:last",
+                      "sinks:2:16")}
+SMOKE_HELP = ("a tiny random Llama with a word-level tokenizer (written here, offline), 6 examples, T = 48, 6 remedies "
+              "(rope_scaling:dynamic:2 a no-op at this length)")
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
