@@ -3,6 +3,7 @@
     tok = load_tokenizer("path/to/checkpoint")     # tokenizer.json (the `tokenizers` library), else AutoTokenizer
     ids = tok.encode(" The code of Arlo is 42.")   # list[int], no special tokens added
     tok.bos_id                                     # the beginning-of-sequence id, or None
+    tok.decode(ids)                                # the text of ids (examples.jsonl)
     word_tokenizer(words)                          # a `tokenizers` WordLevel tokenizer over a word list
     save_tokenizer(word_tokenizer(words), path)    # tokenizer.json + tokenizer_config.json (AutoTokenizer reads it)
 
@@ -36,12 +37,14 @@ class TextTokenizer:
       bos_id: the id put before a document, or None.
       vocab_size: the number of ids.
       source: where it was read from (for reports).
+      decode: token ids -> text, special tokens kept (examples.jsonl), or None.
     """
 
     encode: Callable[[str], list[int]]
     bos_id: int | None
     vocab_size: int
     source: str
+    decode: Callable[[Sequence[int]], str] | None = None
 
 
 def _bos_from_config(directory: pathlib.Path, token_to_id) -> int | None:
@@ -78,14 +81,16 @@ def load_tokenizer(weights, *, name: str = "weights") -> TextTokenizer:
         tok = tokenizers.Tokenizer.from_file(str(path))
         return TextTokenizer(encode=lambda text: tok.encode(text, add_special_tokens=False).ids,
                              bos_id=_bos_from_config(directory, tok.token_to_id),
-                             vocab_size=tok.get_vocab_size(with_added_tokens=True), source=str(path))
+                             vocab_size=tok.get_vocab_size(with_added_tokens=True), source=str(path),
+                             decode=lambda ids: tok.decode([int(i) for i in ids], skip_special_tokens=False))
     files = ("tokenizer.model", "vocab.json", "spiece.model")
     if any((directory / f).is_file() for f in files):
         from transformers import AutoTokenizer
 
         tok = AutoTokenizer.from_pretrained(directory, local_files_only=True, trust_remote_code=False)
         return TextTokenizer(encode=lambda text: tok.encode(text, add_special_tokens=False),
-                             bos_id=tok.bos_token_id, vocab_size=len(tok), source=str(directory))
+                             bos_id=tok.bos_token_id, vocab_size=len(tok), source=str(directory),
+                             decode=lambda ids: tok.decode([int(i) for i in ids], skip_special_tokens=False))
     raise ValueError(f"{name}: the checkpoint {str(weights)!r} holds no tokenizer (tokenizer.json, "
                      f"tokenizer.model or vocab.json); the text probe needs one: add it, or use the "
                      "token-level probe (mode 'tokens'), which needs none")
