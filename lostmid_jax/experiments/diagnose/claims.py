@@ -13,6 +13,7 @@ import numpy as np
 from ...stats.format import fmt_ci
 from ...stats.intervals import sem_rows, t_interval
 from ...stats.valley import depth_ratio, valley_depth, valley_fit
+from .columns import COLUMNS
 
 
 def _na(value):
@@ -62,7 +63,12 @@ def records(result) -> dict[str, list[dict]]:
         gaps += [dict(length=length, measure=name, middle=middle, mean=_na(g.mean), lo=_na(g.lo), hi=_na(g.hi),
                       units=g.units, verdict=g.verdict("middle", "ends") if pos.middle else "no middle passage")
                  for name, g in (("accuracy", pos.accuracy_gap), ("logprob", pos.logprob_gap))]
-    return {"accuracy.csv": acc, "examples.csv": examples, "gaps.csv": gaps,
+    rate_columns = [c for c in COLUMNS["baselines.csv"] if c not in ("condition", "prompt_tokens")]
+    baselines = [dict(condition=name, **{c: _na(getattr(b["rates"], c)) for c in rate_columns},
+                      prompt_tokens=float(np.mean(b["prompt_tokens"])))
+                 for name, b in out.get("baselines", {}).items()]
+    return {"accuracy.csv": acc, **({"baselines.csv": baselines} if baselines else {}),
+            "examples.csv": examples, "gaps.csv": gaps,
             "attention.csv": _attention_rows(out["attention"]), "heatmap.csv": _heat_rows(out["attention"]["heat"]),
             "profiles.csv": _profile_rows(out), "valley.csv": _valley_rows(result.analysis),
             "birth.csv": _birth_rows(result.analysis, out["profiles"]["trained"].shape[0])}
@@ -132,6 +138,10 @@ def table(result) -> str:
             lines.append(f"{length:>6} {p + 1:>7} {test['fact_x'][p]:>6.2f}  "
                          f"{_ci(pos.accuracy[p], pos.accuracy_lo[p], pos.accuracy_hi[p]):<24} "
                          f"{_ci(pos.exact[p], pos.exact_lo[p], pos.exact_hi[p]):<24} {pos.logprob[p]:>10.3f}")
+    for name, b in result.measured.get("baselines", {}).items():
+        r = b["rates"]
+        lines.append(f"{'-':>6} {name:>14}  {_ci(r.accuracy, r.accuracy_lo, r.accuracy_hi):<24} "
+                     f"{_ci(r.exact, r.exact_lo, r.exact_hi):<24} {r.logprob:>10.3f}")
     lines += ["", f"at T = {result.measured['length']}:",
               f"{'profile':<10} {'alpha [95% CI]':<28} {'R^2':>6} {'power law':<10} {'depth V':>8}"]
     for name, v in result.analysis["fits"].items():
@@ -164,12 +174,23 @@ def _position_lines(length: int, pos) -> list[str]:
     return lines
 
 
+def _baseline_lines(baselines: dict) -> list[str]:
+    """Closed-book and oracle accuracy with their Wilson intervals, in one line."""
+    if not baselines:
+        return []
+    what = {"closed-book": "the question alone", "oracle": "the fact alone, then the question"}
+    parts = [f"{name} {_ci(b['rates'].accuracy, b['rates'].accuracy_lo, b['rates'].accuracy_hi, '.2f')} "
+             f"({what.get(name, name)})" for name, b in baselines.items()]
+    return [f"Baselines, same examples, multiple-choice accuracy [95% Wilson]: {'; '.join(parts)}."]
+
+
 def verdict_lines(result) -> list[str]:
     """The position test, the attention against uniform, the valley law, and how much of the valley is the prior's."""
     cfg, out, an = result.config, result.measured, result.analysis
     lines = []
     for length, test in out["tests"].items():
         lines += _position_lines(length, test["position"])
+    lines += _baseline_lines(out.get("baselines", {}))
     att = out["attention"]["vs_uniform"][:, -1].mean(axis=1)  # [A, T]
     x = np.arange(1, att.shape[1] + 1) / att.shape[1]
     centre = att[:, np.abs(x - 0.5) < cfg.band].mean(axis=1)
