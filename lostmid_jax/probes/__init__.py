@@ -41,6 +41,7 @@ _EXPORTS = {
     "load_tokenizer": ".tokenizer",
     "save_tokenizer": ".tokenizer",
     "word_tokenizer": ".tokenizer",
+    "bpe_tokenizer": ".tokenizer",
     "ProbeScores": ".scoring",
     "check_fits": ".scoring",
     "score_probes": ".scoring",

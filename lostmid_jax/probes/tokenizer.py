@@ -5,6 +5,7 @@
     tok.bos_id                                     # the beginning-of-sequence id, or None
     tok.decode(ids)                                # the text of ids (examples.jsonl)
     word_tokenizer(words)                          # a `tokenizers` WordLevel tokenizer over a word list
+    bpe_tokenizer(texts, vocab_size=300)           # a byte-level BPE trained on texts (subword pieces)
     save_tokenizer(word_tokenizer(words), path)    # tokenizer.json + tokenizer_config.json (AutoTokenizer reads it)
 
 Text is encoded piece by piece (passages, fact, question, answer) without
@@ -112,6 +113,22 @@ def word_tokenizer(words: Sequence[str]):
     return tok
 
 
+def bpe_tokenizer(texts: Sequence[str], vocab_size: int = 300):
+    """A byte-level BPE (the `tokenizers` library) of ``vocab_size`` ids trained on ``texts``: [UNK] = 0,
+    [BOS] = 1, the 256 bytes, then merges. No text maps to [UNK] (every byte has an id); with few merges most
+    words are several ids, as rare words are for a real model's tokenizer. Deterministic."""
+    import tokenizers
+    from tokenizers import decoders, models, pre_tokenizers, trainers
+
+    tok = tokenizers.Tokenizer(models.BPE(unk_token=UNK))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    tok.train_from_iterator(list(texts), trainers.BpeTrainer(
+        vocab_size=vocab_size, special_tokens=[UNK, BOS], show_progress=False,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    return tok
+
+
 def save_tokenizer(tok, path) -> pathlib.Path:
     """Write a `tokenizers` Tokenizer as tokenizer.json plus a tokenizer_config.json naming [BOS] / [UNK]
     (what :func:`load_tokenizer` and transformers' AutoTokenizer read)."""
@@ -125,4 +142,4 @@ def save_tokenizer(tok, path) -> pathlib.Path:
     return path
 
 
-__all__ = ["BOS", "TextTokenizer", "UNK", "load_tokenizer", "save_tokenizer", "word_tokenizer"]
+__all__ = ["BOS", "TextTokenizer", "UNK", "bpe_tokenizer", "load_tokenizer", "save_tokenizer", "word_tokenizer"]

@@ -9,7 +9,7 @@ import pytest
 from lostmid_jax.probes import (builtin_facts, builtin_vocabulary, load_tokenizer, read_corpus, read_facts,
                                 save_tokenizer, text_probes, token_probes, word_tokenizer)
 from lostmid_jax.probes.documents import QUESTION, builtin_sentences
-from lostmid_jax.probes.tokenizer import TextTokenizer
+from lostmid_jax.probes.tokenizer import bpe_tokenizer
 
 
 @pytest.fixture(scope="module")
@@ -117,20 +117,14 @@ def test_bad_files_are_named(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def bpe():
+def bpe(tmp_path_factory):
     """A byte-level BPE of 300 ids trained here on the built-in text: most words are several ids ("meadow" is
     "Ġm e ad ow"), so a cut between ids is usually inside a word."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-
     text = builtin_sentences(np.random.default_rng(0), 300) + [f"{f.fact} {f.question}" for f in builtin_facts(200)]
-    tok = Tokenizer(models.BPE(unk_token="[UNK]"))
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    tok.train_from_iterator(text, trainers.BpeTrainer(vocab_size=300, special_tokens=["[UNK]", "[BOS]"], show_progress=False,
-                                                      initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
-    assert len(tok.encode(" meadow").ids) > 2
-    return TextTokenizer(encode=lambda s: tok.encode(s, add_special_tokens=False).ids, bos_id=tok.token_to_id("[BOS]"),
-                         vocab_size=tok.get_vocab_size(), source="bpe", decode=lambda ids: tok.decode(list(map(int, ids)), skip_special_tokens=False))
+    path = save_tokenizer(bpe_tokenizer(text, 300), tmp_path_factory.mktemp("bpe"))
+    tok = load_tokenizer(path)
+    assert len(tok.encode(" meadow")) > 2 and tok.bos_id == 1
+    return tok
 
 
 def _words(text: str) -> list[str]:
