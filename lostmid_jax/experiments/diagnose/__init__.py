@@ -102,6 +102,13 @@ def summary(result: Result) -> str:
     return table(result)
 
 
+def main_table(tables: dict, verdict=None):
+    """(header, rows) of ``lostmid table``: accuracy by position with CIs and the baseline rows."""
+    from .claims import main_table as _main_table
+
+    return _main_table(tables, verdict)
+
+
 def verdict(result: Result) -> list[str]:
     from .claims import verdict_lines
 
@@ -144,4 +151,4 @@ def describe(result: Result) -> str:
 
 
 __all__ = ["COLUMNS", "Config", "FILES", "NAME", "Result", "SMOKE", "SMOKE_HELP", "VERDICT_TITLE", "describe",
-           "figures", "records", "resolve", "run", "run_info", "summary", "verdict"]
+           "figures", "main_table", "records", "resolve", "run", "run_info", "summary", "verdict"]

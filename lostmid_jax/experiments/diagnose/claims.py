@@ -150,6 +150,24 @@ def table(result) -> str:
     return "\n".join(lines)
 
 
+PASTE_HEADER = ["T", "passage", "fact x", "MC accuracy [95% CI]", "exact match [95% CI]", "mean log P [95% CI]"]
+
+
+def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
+    """``lostmid table``: accuracy by (length, passage) with Wilson intervals, then the baseline rows, from the
+    run's accuracy.csv and baselines.csv."""
+    from ...runs.paste import needed
+
+    def cells(row) -> list[str]:
+        return [_ci(row[n], row[f"{n}_lo"], row[f"{n}_hi"]) for n in ("accuracy", "exact", "logprob")]
+
+    rows = [[str(int(r["length"])), str(int(r["passage"])), f"{r['fact_x']:.2f}", *cells(r)]
+            for _, r in needed(tables, "accuracy", "diagnose").iterrows()]
+    if "baselines" in tables:
+        rows += [["", str(r["condition"]), "", *cells(r)] for _, r in tables["baselines"].iterrows()]
+    return PASTE_HEADER, rows
+
+
 def _position_lines(length: int, pos) -> list[str]:
     """The position test at one length: rates, the paired gaps, and a warning at chance level."""
     from ...stats.intervals import wilson_interval
@@ -230,4 +248,4 @@ def _birth_reading(r, lo, hi) -> str:
     return "Above 1: training flattened the architecture's valley."
 
 
-__all__ = ["analyse", "records", "table", "verdict_lines"]
+__all__ = ["analyse", "main_table", "records", "table", "verdict_lines"]

@@ -332,6 +332,19 @@ def figures(tables: dict, cfg: Config) -> dict:
     return dict(sorted(out.items()))
 
 
+def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
+    """``lostmid table``: remedy / verdict / delta middle [CI] / delta ends [CI] / Step-0 ratio, from effects.csv."""
+    from ...runs.paste import needed
+
+    def delta(row, name: str) -> str:
+        return fmt_ci(row.get(name), row.get(f"{name}_lo"), row.get(f"{name}_hi"), "+.3f", missing="n/a")
+
+    rows = [[str(r["remedy"]), str(r["verdict"]), delta(r, "middle"), delta(r, "ends"),
+             fmt_ci(r.get("step0_ratio"), None, None, ".3f", missing="n/a")]
+            for _, r in needed(tables, "effects", NAME).iterrows()]
+    return ["remedy", "verdict", "delta middle [95% CI]", "delta ends [95% CI]", "Step-0 ratio"], rows
+
+
 def run_info(result: Result) -> dict:
     return {"checkpoint": result.checkpoint}
 
@@ -340,5 +353,5 @@ def describe(result: Result) -> str:
     return f"{len(result.remedies)} remedies x {result.base.result.examples} examples"
 
 
-__all__ = ["COLUMNS", "Config", "NAME", "Result", "SMOKE", "SMOKE_HELP", "describe", "figures",
+__all__ = ["COLUMNS", "Config", "NAME", "Result", "SMOKE", "SMOKE_HELP", "describe", "figures", "main_table",
            "marker_ids", "records", "run", "summary", "table", "theory_text", "verdict"]
