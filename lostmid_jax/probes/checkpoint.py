@@ -73,7 +73,8 @@ def check_tokenizer_files(path, weights, *, name: str = "weights") -> None:
 
 def check_text_inputs(cfg) -> None:
     """Text mode's refusals before any work (ValueError naming the field): a checkpoint without a tokenizer
-    (``weights``; RANDOM_TINY brings its own), an unreadable ``corpus``, a ``facts`` file with fewer than 2 facts."""
+    (``weights``; RANDOM_TINY brings its own), an unreadable ``corpus``, a ``facts`` file with fewer than 2 facts,
+    or of the paper's formats with fewer than k - 1 distractor documents in an example (``passages``)."""
     from .documents import read_corpus, read_facts
 
     if cfg.weights != RANDOM_TINY:
@@ -82,8 +83,14 @@ def check_text_inputs(cfg) -> None:
         check_tokenizer_files(checkpoint_config(cfg.weights, allow_download=cfg.allow_download)[0], cfg.weights)
     if cfg.corpus is not None:
         read_corpus(cfg.corpus)
-    if cfg.facts is not None and len(read_facts(cfg.facts)) < 2:
+    facts = read_facts(cfg.facts) if cfg.facts is not None else ()
+    if cfg.facts is not None and len(facts) < 2:
         raise ValueError("facts: the file must hold >= 2 facts (the paired intervals need 2 examples)")
+    short = [e for e, f in enumerate(facts[:cfg.examples]) if len(getattr(f, "distractors", ())) < cfg.passages - 1]
+    if short and hasattr(facts[0], "distractors"):
+        raise ValueError(f"passages: example {short[0]} of {cfg.facts!r} holds "
+                         f"{len(facts[short[0]].distractors)} distractor documents; passages={cfg.passages} needs "
+                         f"{cfg.passages - 1} (lower passages)")
 
 
 def checkpoint_title(weights: str) -> str:
