@@ -303,15 +303,8 @@ def document_probes(tokenizer, examples, *, passages: int = 5, length: int = 102
         if len(ex.distractors) < passages - 1:
             raise ValueError(f"passages: example {e} holds {len(ex.distractors)} distractor documents; "
                              f"passages={passages} needs {passages - 1} (lower passages)")
-    docs = [[encode(" " + d) for d in ex.distractors[:passages - 1]] for ex in examples]
-    fact_ids = [encode(" " + ex.gold) for ex in examples]
-    tails = [encode(QUESTION.format(question=ex.question)) for ex in examples]
-    needed = [len(head) + (passages - 1) * len(sep) + len(f) + sum(map(len, d)) + len(t)
-              for d, f, t in zip(docs, fact_ids, tails)]
-    if max(needed) > length:
-        raise ValueError(f"lengths: T = {length} holds fewer ids than example {int(np.argmax(needed))}'s "
-                         f"{passages} documents and question ({max(needed)} ids); raise lengths to >= "
-                         f"{max(needed)} or lower passages")
+    docs, fact_ids, tails, needed = _document_ids(tokenizer, examples, passages)
+    check_document_length(needed, length, passages)
     words = _filler(encode, corpus, rng)
     prompts, starts = [], []
     for d, f, t, n in zip(docs, fact_ids, tails, needed):
@@ -321,6 +314,33 @@ def document_probes(tokenizer, examples, *, passages: int = 5, length: int = 102
         prompts.append([r[0] for r in rows])
         starts.append([r[1] for r in rows])
     return _text_set(encode, examples, head, fact_ids, tails, prompts, starts, candidates, rng)
+
+
+def _document_ids(tokenizer, examples, passages: int):
+    """Per example: the first k - 1 distractors' ids, the gold's, the question's, and the ids the prompt needs
+    without filler (BOS, k documents, k - 1 separators, the question)."""
+    encode = tokenizer.encode
+    head = 0 if tokenizer.bos_id is None else 1
+    sep = len(encode(SEPARATOR))
+    docs = [[encode(" " + d) for d in ex.distractors[:passages - 1]] for ex in examples]
+    fact_ids = [encode(" " + ex.gold) for ex in examples]
+    tails = [encode(QUESTION.format(question=ex.question)) for ex in examples]
+    needed = [head + (passages - 1) * sep + len(f) + sum(map(len, d)) + len(t) for d, f, t in zip(docs, fact_ids, tails)]
+    return docs, fact_ids, tails, needed
+
+
+def check_document_length(needed: list[int], length: int, passages: int) -> None:
+    """ValueError naming ``lengths`` when T = ``length`` is below the longest example's ``needed`` ids."""
+    if max(needed) > length:
+        raise ValueError(f"lengths: T = {length} holds fewer ids than example {int(np.argmax(needed))}'s "
+                         f"{passages} documents and question ({max(needed)} ids); raise lengths to >= "
+                         f"{max(needed)} or lower passages")
+
+
+def documents_needed(tokenizer, examples, passages: int) -> list[int]:
+    """Per example, the ids of its k documents and question with BOS and separators: the shortest T that holds
+    it (no filler)."""
+    return _document_ids(tokenizer, examples, passages)[3]
 
 
 def _documents_row(head, docs, gold, passage: int, sep, tail) -> tuple[list[int], int]:

@@ -2,6 +2,7 @@
 line naming the argument, exit 2) before any model is loaded."""
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -206,3 +207,23 @@ def test_multi_document_qa_run_with_a_bpe_checkpoint(tmp_path):
             assert docs.index(gold) == r["gold_position"] - 1 and len(docs) == 3
         assert (gold in r["prompt"]) == (r["condition"] != "closed-book")
     assert "closed-book" in (out / "verdict.txt").read_text()
+
+
+def test_documents_longer_than_the_prompt_are_refused_before_the_model_loads(bare_checkpoints, tmp_path, capsys):
+    """A QA file whose documents and question need more ids than --lengths gives, or fewer distractors than
+    --passages needs: one line naming the argument, before the run directory is claimed."""
+    import shutil
+
+    from lostmid_jax.probes import bpe_tokenizer, save_tokenizer
+
+    ckpt = tmp_path / "ckpt"
+    shutil.copytree(bare_checkpoints / "llama", ckpt)
+    save_tokenizer(bpe_tokenizer(["The quiet river faces the old garden."], 280), ckpt)
+    qa = _qa_file(tmp_path / "qa.jsonl", 3)
+    for flags, message in ((["--passages", "3", "--lengths", "64"], r"lengths: T = 64 holds fewer ids than example \d's 3 documents"),
+                           (["--passages", "5"], "passages: example 0 of .* holds 3 distractor documents; passages=5")):
+        with pytest.raises(SystemExit):
+            cli.main(["diagnose", "--weights", str(ckpt), "--facts", str(qa), *flags, "--out", str(tmp_path / "run")])
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and re.search(message, err[0]), err
+        assert not (tmp_path / "run").exists()
