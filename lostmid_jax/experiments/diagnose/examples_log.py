@@ -19,6 +19,7 @@ One line per (condition, length, example, position):
     rank, correct, exact   as examples.csv
     greedy          greedy decoding's output after the prompt, up to and including its first token that
                     departs from the right answer (the whole answer when it writes it; probes.scoring)
+    greedy_ids      its ids (mode "text"; in mode "tokens" greedy is the ids)
 
 In mode "text" the line holds text, not ids, so a prompt can be read as the
 model saw it (whole words: :mod:`lostmid_jax.probes.filler`).
@@ -44,6 +45,7 @@ def _rows_of(condition: str, length, probes, scores, tok) -> list[dict]:
                 row["prompt"] = decode(prompt)
                 row["candidates"] = list(probes.candidate_text[e]) if probes.candidate_text else None
                 row["greedy"] = decode(greedy)
+                row["greedy_ids"] = greedy  # a byte-level token alone may decode to U+FFFD
             else:
                 row["prompt_ids"] = [int(i) for i in prompt]
                 row["candidates"] = [[int(i) for i in probes.answers[e, c, :probes.answer_lengths[e, c]]]
