@@ -371,8 +371,9 @@ def _baselines(head, fact_ids, tails, answers, mode: str, candidate_text=None) -
     """{"closed-book": [BOS] Q, "oracle": [BOS] F Q} per example, as one-passage ProbeSets."""
     closed = [[head + t] for t in tails]
     oracle = [[head + f + t] for f, t in zip(fact_ids, tails)]
+    width = max(len(row[0]) for row in oracle)  # one width for both: one compiled scoring forward serves them
     return {"closed-book": _probe_set(closed, [[-1]] * len(tails), answers, [0] * len(tails), mode,
-                                      candidate_text=candidate_text),
+                                      candidate_text=candidate_text, width=width),
             "oracle": _probe_set(oracle, [[len(head)]] * len(tails), answers, [len(f) for f in fact_ids], mode,
                                  candidate_text=candidate_text)}
 
@@ -420,10 +421,12 @@ def token_probes(vocab_size: int, *, examples: int, passages: int = 5, length: i
                       baselines=_baselines([], facts, tails, answers, "tokens"))
 
 
-def _probe_set(prompts, starts, answers, fact_lengths, mode: str, *, candidate_text=None, baselines=None) -> ProbeSet:
-    """The arrays of a ProbeSet from lists; prompts of different lengths are padded with 0 (prompt_lengths)."""
-    width = max(len(a) for cands in answers for a in cands)
-    padded = np.zeros((len(answers), len(answers[0]), width), np.int32)
+def _probe_set(prompts, starts, answers, fact_lengths, mode: str, *, candidate_text=None, baselines=None,
+               width: int = 0) -> ProbeSet:
+    """The arrays of a ProbeSet from lists; prompts shorter than the longest (or than ``width``) are padded with 0
+    (prompt_lengths)."""
+    answer_width = max(len(a) for cands in answers for a in cands)
+    padded = np.zeros((len(answers), len(answers[0]), answer_width), np.int32)
     lengths = np.zeros(padded.shape[:2], np.int32)
     for e, cands in enumerate(answers):
         for c, ids in enumerate(cands):
@@ -432,12 +435,12 @@ def _probe_set(prompts, starts, answers, fact_lengths, mode: str, *, candidate_t
             padded[e, c, :len(ids)] = ids
             lengths[e, c] = len(ids)
     sizes = np.asarray([[len(row) for row in rows] for rows in prompts], np.int32)
-    table = np.zeros((*sizes.shape, int(sizes.max())), np.int32)
+    table = np.zeros((*sizes.shape, max(int(sizes.max()), width)), np.int32)
     for (e, p), n in np.ndenumerate(sizes):
         table[e, p, :n] = prompts[e][p]
     return ProbeSet(prompts=table, answers=padded, answer_lengths=lengths,
                     fact_start=np.asarray(starts, np.int32), fact_length=np.asarray(fact_lengths, np.int32),
-                    mode=mode, prompt_lengths=None if np.all(sizes == sizes.max()) else sizes,
+                    mode=mode, prompt_lengths=None if np.all(sizes == table.shape[2]) else sizes,
                     candidate_text=candidate_text, baselines=baselines or {})
 
 

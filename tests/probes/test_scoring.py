@@ -57,8 +57,9 @@ def test_prompts_of_different_lengths_and_greedy_output_match_one_prompt_at_a_ti
     oracle = probes.baselines["oracle"]
     closed = probes.baselines["closed-book"]
     assert oracle.prompt_lengths is None and oracle.length == 2 + 2 + 3  # key, value, separator and key
-    mixed = dataclasses.replace(oracle, prompts=np.concatenate([oracle.prompts[:2], np.pad(closed.prompts[2:], (
-        (0, 0), (0, 0), (0, 4)))]), prompt_lengths=np.array([[7], [7], [3]]))
+    assert closed.length == 7 and closed.prompt_lengths.tolist() == [[3]] * 3  # padded to the oracle's width
+    mixed = dataclasses.replace(oracle, prompts=np.concatenate([oracle.prompts[:2], closed.prompts[2:]]),
+                                prompt_lengths=np.array([[7], [7], [3]]))
     scores = score_probes(model, mixed, batch=2)
     for e in range(3):
         prompt = mixed.prompt(e, 0)
