@@ -18,8 +18,9 @@ Formats (one JSON object per line):
 A document is rendered "Document (Title: <title>) <text>" (QA) or
 '"<key>": "<value>"' (key-value); the paper numbers its documents, here they
 are not numbered, so an example's prompts differ only in where the gold
-document sits (:mod:`.documents`). The first answer is the one scored; the
-others are kept (examples.jsonl).
+document sits (:mod:`.documents`). The first answer is the one scored (the
+right candidate); the others are read (``DocumentExample.answers``) and not
+scored.
 """
 
 from __future__ import annotations
