@@ -6,6 +6,7 @@
     lostmid rerun RUN_DIR [--set key=value ...]
     lostmid plot RUN_DIR [--format png,pdf,svg] [--out DIR]   redraw the figures from the files (cli/plot.py)
     lostmid report RUN_DIR [--out FILE]          one self-contained HTML page of a run (cli/report.py)
+    lostmid table RUN_DIR [--format md|tex|csv]  a run's main table, ready to paste (cli/table.py)
 
 Each experiment subcommand's flags are generated from its config dataclass
 (:mod:`lostmid_jax.experiments.arguments`). Nothing heavy is imported until a
@@ -22,11 +23,13 @@ _THEORY_HELP = "print the exact Step-0 influence profile summary for one (L, H, 
 _RERUN_HELP = "run an earlier run's config.json again (optionally with fields replaced)"
 _PLOT_HELP = "redraw every figure of a run directory from its saved data (PNG, PDF or SVG)"
 _REPORT_HELP = "write one self-contained HTML page of a run (figures, verdict, tables, config, versions)"
-_RUN_DIR_COMMANDS = ("plot", "report")  # modules of this package: add_arguments(parser), run(args)
+_TABLE_HELP = "print a run's main table as Markdown, LaTeX or CSV (diagnose, remedies, step0)"
+_RUN_DIR_COMMANDS = ("plot", "report", "table")  # modules of this package: add_arguments(parser), run(args)
 
 
 def _commands() -> dict[str, tuple[str, str]]:
-    """{subcommand: (kind, help)}; kind is "theory", "rerun", "plot", "report" or an experiment module name."""
+    """{subcommand: (kind, help)}; kind is "theory", "rerun", "plot", "report", "table" or an experiment module
+    name."""
     from ..experiments import EXPERIMENTS
 
     commands = {"theory": ("theory", _THEORY_HELP)}
@@ -34,6 +37,7 @@ def _commands() -> dict[str, tuple[str, str]]:
     commands["rerun"] = ("rerun", _RERUN_HELP)
     commands["plot"] = ("plot", _PLOT_HELP)
     commands["report"] = ("report", _REPORT_HELP)
+    commands["table"] = ("table", _TABLE_HELP)
     return commands
 
 

@@ -30,9 +30,11 @@ HEAT_TOP = 4.0
 
 
 @styled
-def accuracy_by_passage(acc, *, ax=None, title: str | None = None):
+def accuracy_by_passage(acc, *, baselines=None, ax=None, title: str | None = None):
     """Multiple-choice accuracy (solid) and greedy exact match (dashed, open markers) per passage p = 1..k with
-    Wilson 95% intervals, one colour per prompt length T (column ``length``; absent: one length)."""
+    Wilson 95% intervals, one colour per prompt length T (column ``length``; absent: one length); ``baselines``
+    (rows condition, accuracy, accuracy_lo, accuracy_hi: closed-book, oracle) as horizontal lines with their
+    interval as a band."""
     fig, ax, own = single_axes(ax, (4.8, 3.3))
     lengths = sorted(set(int(t) for t in acc["length"])) if "length" in acc else [None]
     offsets = np.linspace(-0.15, 0.15, 2 * len(lengths)) if len(lengths) > 1 else np.array([-0.04, 0.04])
@@ -49,12 +51,26 @@ def accuracy_by_passage(acc, *, ax=None, title: str | None = None):
                         markerfacecolor=color(n) if m == 0 else "none")
     chance = float(np.asarray(acc["chance"], float)[0])
     ax.axhline(chance, color="0.4", linestyle=":", linewidth=1, label=f"chance ({chance:.2f})")
+    _baseline_bands(ax, baselines)
     ax.set(xlabel="passage holding the fact, p", ylabel="rate (95% Wilson interval)", ylim=(-0.02, 1.02),
            xticks=sorted(set(np.asarray(acc["passage"], int))))
     ax.legend(loc="best", fontsize=6.5)
     if title:
         ax.set_title(title)
     return fig
+
+
+def _baseline_bands(ax, baselines) -> None:
+    """One horizontal line per baseline row at its accuracy, its 95% interval shaded (NaN bounds: no band)."""
+    if baselines is None:
+        return
+    styles = {"closed-book": ("tab:brown", "-."), "oracle": ("tab:olive", (0, (5, 1)))}
+    for _, row in baselines.iterrows():
+        shade, dash = styles.get(str(row["condition"]), ("0.3", "-."))
+        y, lo, hi = (float(row[c]) for c in ("accuracy", "accuracy_lo", "accuracy_hi"))
+        ax.axhline(y, color=shade, linestyle=dash, linewidth=1.1, label=f"{row['condition']} ({y:.2f})")
+        if np.isfinite(lo) and np.isfinite(hi):
+            ax.axhspan(max(lo, 0.0), min(hi, 1.0), color=shade, alpha=0.12, linewidth=0)
 
 
 @styled

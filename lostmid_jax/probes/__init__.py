@@ -10,6 +10,8 @@ Shapes: E examples, k passages (p = 1..k, the fact's passage), T prompt ids, C a
     result.verdict                                              # "middle worse" / "no difference beyond noise"
 
 One module per idea: documents (the generator and the paired design),
+fact_files (the --facts file: facts, the paper's multi-document QA and
+key-value formats), filler (text cut between whole words),
 tokenizer (reading the model's tokenizer; a word-level one built with the
 `tokenizers` library), scoring (log-probabilities, ranks, exact match),
 position_test (intervals and the paired middle-vs-ends difference),
@@ -25,18 +27,21 @@ from __future__ import annotations
 from .._lazy import lazy_exports
 
 _EXPORTS = {
-    "Fact": ".documents",
+    "DocumentExample": ".fact_files",
+    "Fact": ".fact_files",
     "ProbeSet": ".documents",
     "builtin_facts": ".documents",
     "builtin_vocabulary": ".documents",
     "read_corpus": ".documents",
-    "read_facts": ".documents",
+    "read_facts": ".fact_files",
+    "document_probes": ".documents",
     "text_probes": ".documents",
     "token_probes": ".documents",
     "TextTokenizer": ".tokenizer",
     "load_tokenizer": ".tokenizer",
     "save_tokenizer": ".tokenizer",
     "word_tokenizer": ".tokenizer",
+    "bpe_tokenizer": ".tokenizer",
     "ProbeScores": ".scoring",
     "check_fits": ".scoring",
     "score_probes": ".scoring",
@@ -44,7 +49,7 @@ _EXPORTS = {
     "middle_passages": ".position_test",
     "position_test": ".position_test",
 }
-_SUBMODULES = ("checkpoint", "documents", "position_test", "scoring", "tokenizer")
+_SUBMODULES = ("checkpoint", "documents", "fact_files", "filler", "position_test", "scoring", "tokenizer")
 
 __all__ = sorted(_EXPORTS) + list(_SUBMODULES)
 

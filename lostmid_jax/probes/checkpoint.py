@@ -73,17 +73,34 @@ def check_tokenizer_files(path, weights, *, name: str = "weights") -> None:
 
 def check_text_inputs(cfg) -> None:
     """Text mode's refusals before any work (ValueError naming the field): a checkpoint without a tokenizer
-    (``weights``; RANDOM_TINY brings its own), an unreadable ``corpus``, a ``facts`` file with fewer than 2 facts."""
+    (``weights``; RANDOM_TINY brings its own), an unreadable ``corpus``, a ``facts`` file with fewer than 2 facts,
+    or of the paper's formats with fewer than k - 1 distractor documents in an example (``passages``) or
+    more ids in an example's documents and question than the shortest prompt length (``lengths``)."""
     from .documents import read_corpus, read_facts
 
+    directory = None
     if cfg.weights != RANDOM_TINY:
         from ..nn.hf.hub import checkpoint_config
 
-        check_tokenizer_files(checkpoint_config(cfg.weights, allow_download=cfg.allow_download)[0], cfg.weights)
+        directory = checkpoint_config(cfg.weights, allow_download=cfg.allow_download)[0]
+        check_tokenizer_files(directory, cfg.weights)
     if cfg.corpus is not None:
         read_corpus(cfg.corpus)
-    if cfg.facts is not None and len(read_facts(cfg.facts)) < 2:
+    facts = read_facts(cfg.facts) if cfg.facts is not None else ()
+    if cfg.facts is not None and len(facts) < 2:
         raise ValueError("facts: the file must hold >= 2 facts (the paired intervals need 2 examples)")
+    short = [e for e, f in enumerate(facts[:cfg.examples]) if len(getattr(f, "distractors", ())) < cfg.passages - 1]
+    if short and hasattr(facts[0], "distractors"):
+        raise ValueError(f"passages: example {short[0]} of {cfg.facts!r} holds "
+                         f"{len(facts[short[0]].distractors)} distractor documents; passages={cfg.passages} needs "
+                         f"{cfg.passages - 1} (lower passages)")
+    if directory is not None and facts and hasattr(facts[0], "distractors"):  # the documents fit each length
+        from .documents import check_document_length, documents_needed
+        from .tokenizer import load_tokenizer
+
+        lengths = getattr(cfg, "lengths", None) or (getattr(cfg, "length"),)
+        needed = documents_needed(load_tokenizer(directory), facts[:cfg.examples], cfg.passages)
+        check_document_length(needed, min(lengths), cfg.passages)
 
 
 def checkpoint_title(weights: str) -> str:

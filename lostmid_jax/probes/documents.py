@@ -13,23 +13,33 @@ C - 1 distractor answers; its k prompts differ only in which passage holds
 the fact. Each piece is encoded on its own and the ids concatenated:
 
     prompt(e, p) = [BOS] F_1 S F_2 S ... S F_p' ... S F_k Q
-    F_p' = first half of F_p, the fact's ids, second half of F_p
+    F_p' = F_p's sentences before its middle, the fact's ids, the rest of F_p
 
 (S the ids of the passage separator "\\n\\n", Q the ids of
 "\\n\\nQuestion: <question>\\nAnswer:"), so every prompt of every example has
 exactly T = ``length`` ids, every other id is identical across p, and
 an answer candidate is scored after the same Q. Filler passages take the
 remaining budget, T - |BOS| - (k - 1)|S| - |fact| - |Q|, split as evenly as
-possible (the first r passages one id longer); a passage's filler is its
-sentences' ids, cut to its budget.
+possible (the first r passages one id longer). Whole words and sentences
+(:mod:`.filler`): a passage is whole sentences, then whole words of the next,
+its last few ids (fewer than one word's) the tokenizer's "\\n" id; the fact
+goes in at the sentence boundary nearest the passage's middle. Decoded with
+the model's own subword tokenizer, no word is broken.
 
 **Text.** Built-in generator (:func:`builtin_facts`, :func:`builtin_sentences`):
 facts "The <attribute> of <name> is <number>." with the question "What is the
 <attribute> of <name>?" and the answer "<number>" (a two-digit number);
 filler sentences from fixed word lists, seeded, with no digits in them. The
-user's own: :func:`read_corpus` (one passage per paragraph of the .txt files
-of a directory) and :func:`read_facts` (JSON lines {fact, question, answer}).
-Distractor answers are other facts' answers (numbers for the built-in set).
+user's own: :func:`read_corpus` (the sentences of the paragraphs of the .txt
+files of a directory) and :func:`.fact_files.read_facts` (JSON lines of
+{fact, question, answer}, or the paper's multi-document QA and key-value
+formats, laid out by :func:`document_probes`: the gold document moves among
+whole distractor documents). Distractor answers are other facts' answers
+(numbers for the built-in set).
+
+**Baselines.** ``probes.baselines`` holds, per example, the closed-book
+prompt [BOS] Q (no passage) and the oracle prompt [BOS] F Q (the fact or gold
+document alone): one-passage probe sets whose prompts differ in length.
 
 **Tokens.** :func:`token_probes`: passages of random filler ids, the fact a
 key of ``key_tokens`` ids followed by its value of ``value_tokens`` ids, the
@@ -42,12 +52,13 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import json
 import pathlib
 
 import numpy as np
 
 from ..validation import check_int
+from .fact_files import DocumentExample, Fact, read_facts
+from .filler import WholeWords, sentence_cut, split_sentences
 
 SEPARATOR = "\n\n"
 QUESTION = "\n\nQuestion: {question}\nAnswer:"
@@ -65,15 +76,6 @@ _NOUNS = ("river", "garden", "market", "window", "road", "harbor", "meadow", "li
 _VERBS = ("faces", "follows", "crosses", "shelters", "borders", "overlooks", "joins", "hides", "reaches", "circles")
 _FILLER_WORDS = ("The", "the", "near", "and", "a", "is", "was", "by", "morning", "evening", "people", "walk",
                  "often", "there", "beside", "it")
-
-
-@dataclasses.dataclass(frozen=True)
-class Fact:
-    """One retrievable fact: the sentence placed in a passage, the question and its answer."""
-
-    fact: str
-    question: str
-    answer: str
 
 
 def builtin_vocabulary() -> tuple[str, ...]:
@@ -130,33 +132,6 @@ def read_corpus(directory) -> tuple[str, ...]:
     return tuple(paragraphs)
 
 
-def read_facts(file) -> tuple[Fact, ...]:
-    """Facts from a JSON-lines file, one {"fact": ..., "question": ..., "answer": ...} object per line.
-
-    Raises:
-      ValueError: naming ``facts`` and the line for a missing file, bad JSON or a missing / empty field.
-    """
-    path = pathlib.Path(file)
-    if not path.is_file() or path.is_symlink():
-        raise ValueError(f"facts must be a JSON-lines file, got {str(file)!r}")
-    facts = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except ValueError:
-            raise ValueError(f"facts: line {number} of {str(file)!r} is not JSON") from None
-        if not isinstance(row, dict) or any(not isinstance(row.get(k), str) or not row[k].strip()
-                                            for k in ("fact", "question", "answer")):
-            raise ValueError(f"facts: line {number} of {str(file)!r} must be an object with non-empty "
-                             "strings fact, question and answer")
-        facts.append(Fact(fact=row["fact"].strip(), question=row["question"].strip(), answer=row["answer"].strip()))
-    if not facts:
-        raise ValueError(f"facts: {str(file)!r} holds no fact")
-    return tuple(facts)
-
-
 @dataclasses.dataclass(frozen=True, eq=False)
 class ProbeSet:
     """Prompts and answer candidates of a position-controlled probe (module docstring).
@@ -168,6 +143,11 @@ class ProbeSet:
       fact_start: [E, k] int32 0-based index of the fact's first id in each prompt.
       fact_length: [E] int32 ids of each example's fact.
       mode: "text" or "tokens".
+      prompt_lengths: [E, k] int32 ids of each prompt when they differ (the rest of the row is padding, 0),
+        or None: every prompt is T ids long.
+      candidate_text: text mode: [E][C] the candidates' strings; None in mode "tokens".
+      baselines: {"closed-book": the question alone, "oracle": the fact (gold document) alone and the
+        question}: ProbeSets of one passage whose prompts differ in length (prompt_lengths).
     """
 
     prompts: np.ndarray
@@ -176,6 +156,9 @@ class ProbeSet:
     fact_start: np.ndarray
     fact_length: np.ndarray
     mode: str
+    prompt_lengths: np.ndarray | None = None
+    candidate_text: tuple | None = None
+    baselines: dict = dataclasses.field(default_factory=dict)
 
     @property
     def examples(self) -> int:
@@ -198,25 +181,29 @@ class ProbeSet:
         """Positions a scoring forward uses: T + A - 1 (the prompt and all but the last answer id)."""
         return self.length + self.answers.shape[2] - 1
 
+    def prompt(self, e: int, p: int) -> np.ndarray:
+        """The ids of prompt (e, p) (0-based), without padding."""
+        n = self.length if self.prompt_lengths is None else int(self.prompt_lengths[e, p])
+        return self.prompts[e, p, :n]
+
 
 def check_design(passages, length, candidates) -> tuple[int, int, int]:
     """passages >= 2, length >= 8, candidates >= 2 (ValueError naming the argument)."""
     return (check_int("passages", passages, 2), check_int("length", length, 8), check_int("candidates", candidates, 2))
 
 
-def _assemble(pieces: list[list[int]], fact: list[int], passage: int, sep: list[int], head: list[int],
-              tail: list[int]) -> tuple[list[int], int]:
-    """head F_1 S ... F_p' ... S F_k tail with the fact in the middle of passage ``passage`` (0-based)."""
+def _assemble(pieces: list[list[int]], cuts: list[int], fact: list[int], passage: int, sep: list[int],
+              head: list[int], tail: list[int]) -> tuple[list[int], int]:
+    """head F_1 S ... F_p' ... S F_k tail with the fact at offset cuts[p] of passage ``passage`` (0-based)."""
     out = list(head)
     start = -1
     for i, filler in enumerate(pieces):
         if i:
             out += sep
         if i == passage:
-            half = len(filler) // 2
-            out += filler[:half]
+            out += filler[:cuts[i]]
             start = len(out)
-            out += fact + filler[half:]
+            out += fact + filler[cuts[i]:]
         else:
             out += filler
     return out + tail, start
@@ -235,14 +222,6 @@ def _sentences(rng):
         yield builtin_sentences(rng, 1)[0]
 
 
-def _fill(stream, budget: int) -> list[int]:
-    """The next pieces of ``stream`` (shared by every passage) until ``budget`` ids, the last one cut."""
-    ids: list[int] = []
-    while len(ids) < budget:
-        ids += next(stream)
-    return ids[:budget]
-
-
 def _distractors(answers: list[str], index: int, count: int, rng) -> list[str]:
     others = sorted(set(answers) - {answers[index]})
     if len(others) < count:
@@ -251,46 +230,152 @@ def _distractors(answers: list[str], index: int, count: int, rng) -> list[str]:
     return [others[i] for i in rng.choice(len(others), size=count, replace=False)]
 
 
+def _filler(encode, corpus, rng) -> WholeWords:
+    """The filler: the corpus' sentences in order (cycling), or the built-in generator's."""
+    if corpus is None:
+        return WholeWords(encode, _sentences(rng))
+    sentences = [s for paragraph in corpus for s in split_sentences(paragraph)]
+    if not sentences:
+        raise ValueError("corpus: no paragraph holds a sentence")
+    return WholeWords(encode, itertools.cycle(sentences))
+
+
 def text_probes(tokenizer, facts, *, passages: int = 5, length: int = 1024, candidates: int = 5,
                 corpus=None, seed: int = 0) -> ProbeSet:
     """One example per fact: k prompts of exactly ``length`` ids (module docstring) and the answer candidates.
 
     Args:
       tokenizer: a :class:`.tokenizer.TextTokenizer`.
-      facts: the facts (:func:`builtin_facts`, :func:`read_facts`), one example each.
+      facts: the facts (:func:`builtin_facts`, :func:`.fact_files.read_facts`), one example each; examples of
+        the paper's formats (:class:`.fact_files.DocumentExample`) go to :func:`document_probes`.
       passages: k >= 2 passages per document.
       length: T, the prompt length in ids (the question included).
       candidates: C >= 2 answers scored per example (1 right, C - 1 other facts' answers).
-      corpus: None (built-in filler sentences) or paragraphs (:func:`read_corpus`), used in order (cycling):
-        a passage takes the next paragraphs until its budget, the last one cut.
+      corpus: None (built-in filler sentences) or paragraphs (:func:`read_corpus`), their sentences used in
+        order (cycling).
       seed: the filler's and the distractors' seed.
     """
     passages, length, candidates = check_design(passages, length, candidates)
     facts = tuple(facts)
     if not facts:
         raise ValueError("facts must hold at least one fact")
+    if isinstance(facts[0], DocumentExample):
+        return document_probes(tokenizer, facts, passages=passages, length=length, candidates=candidates,
+                               corpus=corpus, seed=seed)
     rng = np.random.default_rng([check_int("seed", seed, 0), 2])
     encode = tokenizer.encode
     head = [] if tokenizer.bos_id is None else [int(tokenizer.bos_id)]
     sep = encode(SEPARATOR)
-    answers_text = [f.answer for f in facts]
-    corpus_ids = None if corpus is None else [ids for ids in (encode(" " + p) for p in corpus) if ids]
-    if corpus_ids is not None and not corpus_ids:
-        raise ValueError("corpus: no paragraph encodes to any token")
-    stream = itertools.cycle(corpus_ids) if corpus_ids is not None else (
-        encode(" " + s) for s in _sentences(rng))
-    prompts, starts, answers, fact_lengths = [], [], [], []
-    for e, fact in enumerate(facts):
-        fact_ids, tail = encode(" " + fact.fact), encode(QUESTION.format(question=fact.question))
-        fact_lengths.append(len(fact_ids))
-        fixed = len(head) + (passages - 1) * len(sep) + len(fact_ids) + len(tail)
-        pieces = [_fill(stream, budget) for budget in _budgets(length - fixed, passages)]
-        rows = [_assemble(pieces, fact_ids, p, sep, head, tail) for p in range(passages)]
+    words = _filler(encode, corpus, rng)
+    prompts, starts, fact_ids, tails = [], [], [], []
+    for fact in facts:
+        fact_ids.append(encode(" " + fact.fact))
+        tails.append(encode(QUESTION.format(question=fact.question)))
+        fixed = len(head) + (passages - 1) * len(sep) + len(fact_ids[-1]) + len(tails[-1])
+        pieces, ends = zip(*(words.take(b) for b in _budgets(length - fixed, passages)))
+        cuts = [sentence_cut(len(piece), e) for piece, e in zip(pieces, ends)]
+        rows = [_assemble(list(pieces), cuts, fact_ids[-1], p, sep, head, tails[-1]) for p in range(passages)]
         prompts.append([r[0] for r in rows])
         starts.append([r[1] for r in rows])
-        choice = [fact.answer] + _distractors(answers_text, e, candidates - 1, rng)
-        answers.append([encode(ANSWER.format(answer=a)) for a in choice])
-    return _probe_set(prompts, starts, answers, fact_lengths, "text")
+    return _text_set(encode, facts, head, fact_ids, tails, prompts, starts, candidates, rng)
+
+
+def document_probes(tokenizer, examples, *, passages: int = 5, length: int = 1024, candidates: int = 5,
+                    corpus=None, seed: int = 0) -> ProbeSet:
+    """The paper's design: the gold document and the first k - 1 distractors, the gold at passage p = 1..k.
+
+    prompt(e, p) = [BOS] W S D_1 S ... S D_k Q, D_p the gold document, the others the distractors in file
+    order; every document whole; W whole words of filler (the built-in generator or ``corpus``) bringing the
+    prompt to exactly ``length`` ids (none when the documents and question fill it; with fewer than
+    |S| + 1 ids to fill, W is filler alone, without S). Arguments as :func:`text_probes`; ``examples`` are
+    :class:`.fact_files.DocumentExample`.
+
+    Raises:
+      ValueError: naming ``passages`` (an example with fewer than k - 1 distractors) or ``lengths`` (T below
+        what the longest example's documents and question need, which it names).
+    """
+    passages, length, candidates = check_design(passages, length, candidates)
+    rng = np.random.default_rng([check_int("seed", seed, 0), 2])
+    encode = tokenizer.encode
+    head = [] if tokenizer.bos_id is None else [int(tokenizer.bos_id)]
+    sep = encode(SEPARATOR)
+    for e, ex in enumerate(examples):
+        if len(ex.distractors) < passages - 1:
+            raise ValueError(f"passages: example {e} holds {len(ex.distractors)} distractor documents; "
+                             f"passages={passages} needs {passages - 1} (lower passages)")
+    docs, fact_ids, tails, needed = _document_ids(tokenizer, examples, passages)
+    check_document_length(needed, length, passages)
+    words = _filler(encode, corpus, rng)
+    prompts, starts = [], []
+    for d, f, t, n in zip(docs, fact_ids, tails, needed):
+        budget = length - n
+        lead = words.take(budget - len(sep))[0] + sep if budget > len(sep) else words.take(budget)[0]
+        rows = [_documents_row(head + lead, d, f, p, sep, t) for p in range(passages)]
+        prompts.append([r[0] for r in rows])
+        starts.append([r[1] for r in rows])
+    return _text_set(encode, examples, head, fact_ids, tails, prompts, starts, candidates, rng)
+
+
+def _document_ids(tokenizer, examples, passages: int):
+    """Per example: the first k - 1 distractors' ids, the gold's, the question's, and the ids the prompt needs
+    without filler (BOS, k documents, k - 1 separators, the question)."""
+    encode = tokenizer.encode
+    head = 0 if tokenizer.bos_id is None else 1
+    sep = len(encode(SEPARATOR))
+    docs = [[encode(" " + d) for d in ex.distractors[:passages - 1]] for ex in examples]
+    fact_ids = [encode(" " + ex.gold) for ex in examples]
+    tails = [encode(QUESTION.format(question=ex.question)) for ex in examples]
+    needed = [head + (passages - 1) * sep + len(f) + sum(map(len, d)) + len(t) for d, f, t in zip(docs, fact_ids, tails)]
+    return docs, fact_ids, tails, needed
+
+
+def check_document_length(needed: list[int], length: int, passages: int) -> None:
+    """ValueError naming ``lengths`` when T = ``length`` is below the longest example's ``needed`` ids."""
+    if max(needed) > length:
+        raise ValueError(f"lengths: T = {length} holds fewer ids than example {int(np.argmax(needed))}'s "
+                         f"{passages} documents and question ({max(needed)} ids); raise lengths to >= "
+                         f"{max(needed)} or lower passages")
+
+
+def documents_needed(tokenizer, examples, passages: int) -> list[int]:
+    """Per example, the ids of its k documents and question with BOS and separators: the shortest T that holds
+    it (no filler)."""
+    return _document_ids(tokenizer, examples, passages)[3]
+
+
+def _documents_row(head, docs, gold, passage: int, sep, tail) -> tuple[list[int], int]:
+    """head D_1 S ... S D_k tail with ``gold`` at ``passage`` (0-based), ``docs`` in order around it."""
+    out, start = list(head), -1
+    for i, doc in enumerate(docs[:passage] + [None] + docs[passage:]):
+        if i:
+            out += sep
+        if doc is None:
+            start = len(out)
+            out += gold
+        else:
+            out += doc
+    return out + tail, start
+
+
+def _text_set(encode, facts, head, fact_ids, tails, prompts, starts, candidates: int, rng) -> ProbeSet:
+    """The ProbeSet of text prompts: the candidates (the right answer, C - 1 other facts' answers) and the
+    closed-book and oracle baselines."""
+    answers_text = [f.answer for f in facts]
+    choices = [tuple([f.answer] + _distractors(answers_text, e, candidates - 1, rng)) for e, f in enumerate(facts)]
+    answers = [[encode(ANSWER.format(answer=a)) for a in c] for c in choices]
+    return _probe_set(prompts, starts, answers, [len(f) for f in fact_ids], "text", candidate_text=tuple(choices),
+                      baselines=_baselines(head, fact_ids, tails, answers, "text", tuple(choices)))
+
+
+def _baselines(head, fact_ids, tails, answers, mode: str, candidate_text=None) -> dict:
+    """{"closed-book": [BOS] Q, "oracle": [BOS] F Q} per example, as one-passage ProbeSets."""
+    closed = [[head + t] for t in tails]
+    oracle = [[head + f + t] for f, t in zip(fact_ids, tails)]
+    width = max(len(row[0]) for row in oracle)  # one width for both: one compiled scoring forward serves them
+    return {"closed-book": _probe_set(closed, [[-1]] * len(tails), answers, [0] * len(tails), mode,
+                                      candidate_text=candidate_text, width=width),
+            "oracle": _probe_set(oracle, [[len(head)]] * len(tails), answers, [len(f) for f in fact_ids], mode,
+                                 candidate_text=candidate_text)}
 
 
 def token_probes(vocab_size: int, *, examples: int, passages: int = 5, length: int = 256, candidates: int = 5,
@@ -315,7 +400,7 @@ def token_probes(vocab_size: int, *, examples: int, passages: int = 5, length: i
         raise ValueError(f"candidates: {candidates} distinct values need more than {span} ** {value_tokens} ids")
     sep = [low]  # the separator before the question key
     draw = lambda n: [int(v) for v in low + rng.integers(0, span, size=n)]  # noqa: E731
-    prompts, starts, answers = [], [], []
+    prompts, starts, answers, facts, tails = [], [], [], [], []
     for _ in range(examples):
         key = draw(key_tokens)
         values: list[list[int]] = []
@@ -326,16 +411,22 @@ def token_probes(vocab_size: int, *, examples: int, passages: int = 5, length: i
         fact_ids, tail = key + values[0], sep + key
         budgets = _budgets(length - len(fact_ids) - len(tail), passages)
         pieces = [draw(b) for b in budgets]
-        rows = [_assemble(pieces, fact_ids, p, [], [], tail) for p in range(passages)]
+        rows = [_assemble(pieces, [b // 2 for b in budgets], fact_ids, p, [], [], tail) for p in range(passages)]
         prompts.append([r[0] for r in rows])
         starts.append([r[1] for r in rows])
         answers.append(values)
-    return _probe_set(prompts, starts, answers, [key_tokens + value_tokens] * examples, "tokens")
+        facts.append(fact_ids)
+        tails.append(tail)
+    return _probe_set(prompts, starts, answers, [key_tokens + value_tokens] * examples, "tokens",
+                      baselines=_baselines([], facts, tails, answers, "tokens"))
 
 
-def _probe_set(prompts, starts, answers, fact_lengths, mode: str) -> ProbeSet:
-    width = max(len(a) for cands in answers for a in cands)
-    padded = np.zeros((len(answers), len(answers[0]), width), np.int32)
+def _probe_set(prompts, starts, answers, fact_lengths, mode: str, *, candidate_text=None, baselines=None,
+               width: int = 0) -> ProbeSet:
+    """The arrays of a ProbeSet from lists; prompts shorter than the longest (or than ``width``) are padded with 0
+    (prompt_lengths)."""
+    answer_width = max(len(a) for cands in answers for a in cands)
+    padded = np.zeros((len(answers), len(answers[0]), answer_width), np.int32)
     lengths = np.zeros(padded.shape[:2], np.int32)
     for e, cands in enumerate(answers):
         for c, ids in enumerate(cands):
@@ -343,10 +434,16 @@ def _probe_set(prompts, starts, answers, fact_lengths, mode: str) -> ProbeSet:
                 raise ValueError(f"facts: the answer of example {e} encodes to no token")
             padded[e, c, :len(ids)] = ids
             lengths[e, c] = len(ids)
-    return ProbeSet(prompts=np.asarray(prompts, np.int32), answers=padded, answer_lengths=lengths,
+    sizes = np.asarray([[len(row) for row in rows] for rows in prompts], np.int32)
+    table = np.zeros((*sizes.shape, max(int(sizes.max()), width)), np.int32)
+    for (e, p), n in np.ndenumerate(sizes):
+        table[e, p, :n] = prompts[e][p]
+    return ProbeSet(prompts=table, answers=padded, answer_lengths=lengths,
                     fact_start=np.asarray(starts, np.int32), fact_length=np.asarray(fact_lengths, np.int32),
-                    mode=mode)
+                    mode=mode, prompt_lengths=None if np.all(sizes == table.shape[2]) else sizes,
+                    candidate_text=candidate_text, baselines=baselines or {})
 
 
-__all__ = ["ANSWER", "Fact", "ProbeSet", "QUESTION", "SEPARATOR", "builtin_facts", "builtin_sentences",
-           "builtin_vocabulary", "check_design", "read_corpus", "read_facts", "text_probes", "token_probes"]
+__all__ = ["ANSWER", "DocumentExample", "Fact", "ProbeSet", "QUESTION", "SEPARATOR", "builtin_facts",
+           "builtin_sentences", "builtin_vocabulary", "check_design", "document_probes", "read_corpus", "read_facts",
+           "text_probes", "token_probes"]

@@ -8,6 +8,7 @@ Shapes: E examples, k passages (p = 1..k).
     result.logprob, result.logprob_lo, result.logprob_hi        # [k] mean log P(right answer), t 95%
     result.accuracy_gap, result.logprob_gap                     # stats.paired.PairedDifference
     result.verdict                                              # "middle worse" / "middle better" / "no difference ..."
+    rates(baseline_scores)          # one passage (closed-book, oracle): the same rates and intervals, no positions
 
 Definitions:
 
@@ -90,6 +91,38 @@ def _rates(outcomes: np.ndarray):
     return counts / outcomes.shape[0], ci[:, 0], ci[:, 1]
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
+class Rates:
+    """Rates of one prompt set without positions (the closed-book and oracle baselines): accuracy, exact match
+    (Wilson 95%) and mean log P(right answer) (t 95%), each a float."""
+
+    examples: int
+    accuracy: float
+    accuracy_lo: float
+    accuracy_hi: float
+    exact: float
+    exact_lo: float
+    exact_hi: float
+    logprob: float
+    logprob_lo: float
+    logprob_hi: float
+    chance: float
+
+
+def rates(scores) -> Rates:
+    """The :class:`Rates` of the scores of a one-passage probe (E >= 2 examples, k = 1)."""
+    correct = np.asarray(scores.correct, bool)
+    if correct.ndim != 2 or correct.shape[0] < 2 or correct.shape[1] != 1:
+        raise ValueError(f"scores must hold >= 2 examples of one passage, got shape {correct.shape}")
+    acc, ex = _rates(correct), _rates(np.asarray(scores.exact, bool))
+    logp = np.asarray(scores.right_logprob, np.float64)
+    lo, hi = t_interval(logp)
+    return Rates(examples=correct.shape[0], accuracy=float(acc[0][0]), accuracy_lo=float(acc[1][0]),
+                 accuracy_hi=float(acc[2][0]), exact=float(ex[0][0]), exact_lo=float(ex[1][0]),
+                 exact_hi=float(ex[2][0]), logprob=float(logp.mean()), logprob_lo=float(lo[0]),
+                 logprob_hi=float(hi[0]), chance=1.0 / scores.candidates)
+
+
 def _gap(values: np.ndarray, middle, n_boot: int, seed: int) -> PairedDifference:
     if not middle:
         return PairedDifference(mean=math.nan, lo=math.nan, hi=math.nan, units=values.shape[0])
@@ -123,4 +156,4 @@ def position_test(scores, *, n_boot: int = 2000, seed: int = 0) -> PositionResul
         logprob_gap=_gap(logp, middle, n_boot, seed + 1), middle=middle, chance=1.0 / scores.candidates)
 
 
-__all__ = ["PositionResult", "end_passages", "middle_passages", "position_test"]
+__all__ = ["PositionResult", "Rates", "end_passages", "middle_passages", "position_test", "rates"]

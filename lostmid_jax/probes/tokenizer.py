@@ -3,7 +3,9 @@
     tok = load_tokenizer("path/to/checkpoint")     # tokenizer.json (the `tokenizers` library), else AutoTokenizer
     ids = tok.encode(" The code of Arlo is 42.")   # list[int], no special tokens added
     tok.bos_id                                     # the beginning-of-sequence id, or None
+    tok.decode(ids)                                # the text of ids (examples.jsonl)
     word_tokenizer(words)                          # a `tokenizers` WordLevel tokenizer over a word list
+    bpe_tokenizer(texts, vocab_size=300)           # a byte-level BPE trained on texts (subword pieces)
     save_tokenizer(word_tokenizer(words), path)    # tokenizer.json + tokenizer_config.json (AutoTokenizer reads it)
 
 Text is encoded piece by piece (passages, fact, question, answer) without
@@ -36,12 +38,14 @@ class TextTokenizer:
       bos_id: the id put before a document, or None.
       vocab_size: the number of ids.
       source: where it was read from (for reports).
+      decode: token ids -> text, special tokens kept (examples.jsonl), or None.
     """
 
     encode: Callable[[str], list[int]]
     bos_id: int | None
     vocab_size: int
     source: str
+    decode: Callable[[Sequence[int]], str] | None = None
 
 
 def _bos_from_config(directory: pathlib.Path, token_to_id) -> int | None:
@@ -78,7 +82,8 @@ def load_tokenizer(weights, *, name: str = "weights") -> TextTokenizer:
         tok = tokenizers.Tokenizer.from_file(str(path))
         return TextTokenizer(encode=lambda text: tok.encode(text, add_special_tokens=False).ids,
                              bos_id=_bos_from_config(directory, tok.token_to_id),
-                             vocab_size=tok.get_vocab_size(with_added_tokens=True), source=str(path))
+                             vocab_size=tok.get_vocab_size(with_added_tokens=True), source=str(path),
+                             decode=lambda ids: tok.decode([int(i) for i in ids], skip_special_tokens=False))
     files = ("tokenizer.model", "vocab.json", "spiece.model")
     if any((directory / f).is_file() for f in files):
         try:
@@ -90,7 +95,8 @@ def load_tokenizer(weights, *, name: str = "weights") -> TextTokenizer:
 
         tok = AutoTokenizer.from_pretrained(directory, local_files_only=True, trust_remote_code=False)
         return TextTokenizer(encode=lambda text: tok.encode(text, add_special_tokens=False),
-                             bos_id=tok.bos_token_id, vocab_size=len(tok), source=str(directory))
+                             bos_id=tok.bos_token_id, vocab_size=len(tok), source=str(directory),
+                             decode=lambda ids: tok.decode([int(i) for i in ids], skip_special_tokens=False))
     raise ValueError(f"{name}: the checkpoint {str(weights)!r} holds no tokenizer (tokenizer.json, "
                      f"tokenizer.model or vocab.json); the text probe needs one: add it, or use the "
                      "token-level probe (mode 'tokens'), which needs none")
@@ -112,6 +118,22 @@ def word_tokenizer(words: Sequence[str]):
     return tok
 
 
+def bpe_tokenizer(texts: Sequence[str], vocab_size: int = 300):
+    """A byte-level BPE (the `tokenizers` library) of ``vocab_size`` ids trained on ``texts``: [UNK] = 0,
+    [BOS] = 1, the 256 bytes, then merges. No text maps to [UNK] (every byte has an id); with few merges most
+    words are several ids, as rare words are for a real model's tokenizer. Deterministic."""
+    import tokenizers
+    from tokenizers import decoders, models, pre_tokenizers, trainers
+
+    tok = tokenizers.Tokenizer(models.BPE(unk_token=UNK))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    tok.train_from_iterator(list(texts), trainers.BpeTrainer(
+        vocab_size=vocab_size, special_tokens=[UNK, BOS], show_progress=False,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    return tok
+
+
 def save_tokenizer(tok, path) -> pathlib.Path:
     """Write a `tokenizers` Tokenizer as tokenizer.json plus a tokenizer_config.json naming [BOS] / [UNK]
     (what :func:`load_tokenizer` and transformers' AutoTokenizer read)."""
@@ -125,4 +147,4 @@ def save_tokenizer(tok, path) -> pathlib.Path:
     return path
 
 
-__all__ = ["BOS", "TextTokenizer", "UNK", "load_tokenizer", "save_tokenizer", "word_tokenizer"]
+__all__ = ["BOS", "TextTokenizer", "UNK", "bpe_tokenizer", "load_tokenizer", "save_tokenizer", "word_tokenizer"]

@@ -10,7 +10,7 @@ table.txt, figures and, for experiments that resume, units/*.npz.
     inside.py       reading a received run: only regular files inside it, no symlink out followed
     config.py       configs as data: jsonable, from_dict, to_dict, replace_path
     config_file.py  config.json: write_config, read_config, versions, git revision
-    tables.py       CSV tables and columns.csv: write_csv, read_tables, read_columns
+    tables.py       CSV tables and columns.csv: write_csv, read_tables, read_columns; JSON lines: read_records
     units.py        the unit store: units/<stem>.npz (resumable runs)
     registry.py     the experiments a run may name (registered by lostmid_jax.experiments)
     load.py         load_run -> Run (typed tables, config, verdict, figures)
@@ -38,13 +38,13 @@ from .load import FIGURE_FORMATS, Run, StoredConfigWarning, load_run
 from .plot import draw, draw_figures, figure_title, parse_formats, save_figures
 from .report import build_html, write_report
 from .tables import (COLUMNS_FILE, UNDOCUMENTED, UndocumentedColumnsWarning, csv_name, dictionary, na_field,
-                     read_columns, read_csv, read_table, read_tables, write_csv)
+                     read_columns, read_csv, read_records, read_table, read_tables, write_csv)
 from .units import UNITS_DIR, UnitStore, load_unit, save_unit
 
 __all__ = ["COLUMNS_FILE", "CONFIG_FILE", "FIGURE_FORMATS", "Run", "StoredConfigWarning", "UNDOCUMENTED", "UNITS_DIR",
            "UndocumentedColumnsWarning", "UnitStore", "build_html", "claim_run_dir", "csv_name", "dictionary", "draw",
            "draw_figures", "field_default", "field_types", "figure_title", "from_dict", "is_temporary", "git_revision",
            "is_sequence_type", "jsonable", "load_run", "load_unit", "na_field", "nested_class", "package_versions",
-           "parse_formats", "read_columns", "read_config", "read_csv", "read_table", "read_tables", "replace_path",
+           "parse_formats", "read_columns", "read_config", "read_csv", "read_records", "read_table", "read_tables", "replace_path",
            "replacing", "save_figures", "save_unit", "to_dict", "tuples_from_lists", "unchecked",
            "write_atomic", "write_config", "write_csv", "write_report"]

@@ -146,6 +146,33 @@ def read_tables(run_dir) -> dict:
     return {p.stem: read_table(p) for p in inside_glob(run_dir, "*.csv") if p.name != COLUMNS_FILE}
 
 
+def read_records(run_dir, name: str) -> list[dict] | None:
+    """The JSON-lines file ``run_dir``/``name`` (e.g. diagnose's examples.jsonl) as a list of objects, None when
+    absent; read as every run file is (:func:`lostmid_jax.runs.inside.inside`: no symlink out followed). ValueError
+    naming the file and line for text that is not UTF-8, a line that is not a JSON object, or a cut last line."""
+    import json
+
+    path = inside(run_dir, name)
+    if path is None:
+        return None
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path} is not UTF-8 ({err.reason} at byte {err.start})") from None
+    if text and not text.endswith("\n"):
+        raise ValueError(f"{path} line {text.count(chr(10)) + 1} is cut short (no line break at the end): truncated")
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            row = json.loads(line)
+        except ValueError:
+            row = None
+        if not isinstance(row, dict):
+            raise ValueError(f"{path} line {number} is not a JSON object")
+        out.append(row)
+    return out
+
+
 def read_columns(run_dir) -> dict:
     """{CSV stem: {column: (meaning, unit)}} from ``run_dir``/columns.csv ({} when absent)."""
     path = inside(run_dir, COLUMNS_FILE)
@@ -182,4 +209,4 @@ def dictionary(exp, tables: dict[str, list[dict]]) -> tuple[list[dict], dict[str
 
 
 __all__ = ["COLUMNS_FILE", "UNDOCUMENTED", "UndocumentedColumnsWarning", "csv_name", "dictionary", "na_field",
-           "read_columns", "read_csv", "read_table", "read_tables", "write_csv"]
+           "read_columns", "read_csv", "read_records", "read_table", "read_tables", "write_csv"]

@@ -18,7 +18,7 @@ HEAVY = ("jax", "flax", "matplotlib", "scipy", "tqdm", "torch", "optax", "orbax"
 
 HELP_ARGVS = [["--help"], ["sweep", "--help"], ["counterfactuals", "--help"], ["step0", "--help"],
               ["compare", "--help"], ["train", "--help"], ["theory", "--help"], ["rerun", "--help"], ["plot", "--help"],
-              ["report", "--help"], ["--version"]]
+              ["report", "--help"], ["table", "--help"], ["--version"]]
 
 
 def test_help_imports_nothing_heavy():

@@ -2,6 +2,7 @@
 line naming the argument, exit 2) before any model is loaded."""
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -111,3 +112,118 @@ def test_a_received_run_reads_back_without_its_checkpoint(smoke_run, tmp_path):
     (copy / "config.json").write_text(json.dumps(config))
     run = load_run(copy)
     assert run.config.weights == "someone/not-cached" and "accuracy" in run.tables
+
+
+def test_examples_jsonl_holds_every_scored_prompt_and_the_baselines(smoke_run, tmp_path):
+    """examples.jsonl: one line per (length, example, passage) and per baseline example, its scores those of
+    examples.csv, the prompt decoded; baselines.csv's rates are its lines' means; load_run passes it by, and a
+    symlinked copy is refused."""
+    import os
+    import shutil
+
+    from lostmid_jax.experiments.diagnose.examples_log import read_examples
+    from lostmid_jax.runs.load import load_run
+    from lostmid_jax.stats.intervals import wilson_interval
+
+    rows = read_examples(smoke_run)
+    e, k, lengths = diagnose.SMOKE["examples"], diagnose.SMOKE["passages"], diagnose.SMOKE["lengths"]
+    position = [r for r in rows if r["condition"] == "position"]
+    assert len(position) == e * k * len(lengths) and len(rows) == len(position) + 2 * e
+    csv = _tables(smoke_run)["examples"].set_index(["length", "example", "passage"])
+    for r in position:
+        expected = csv.loc[(r["length"], r["example"], r["gold_position"])]
+        assert r["scores"][0] == pytest.approx(expected["logprob"], rel=1e-9) and r["rank"] == expected["rank"]
+        assert len(r["scores"]) == len(r["candidates"]) == diagnose.SMOKE["candidates"]
+        assert r["prompt"].startswith("[BOS]") and r["prompt"].endswith("Answer :") and r["prompt_tokens"] == r["length"]
+        assert f"is {r['candidates'][0]}." in r["prompt"]  # the fact, with its answer, is in the prompt
+        assert r["greedy"]  # greedy decoding's first token at least
+    baselines = _tables(smoke_run)["baselines"].set_index("condition")
+    for name in ("closed-book", "oracle"):
+        lines = [r for r in rows if r["condition"] == name]
+        assert len(lines) == e and all(r["gold_position"] is None for r in lines)
+        assert all(("is " + r["candidates"][0] + ".") in r["prompt"] for r in lines) == (name == "oracle")
+        right = sum(r["correct"] for r in lines)
+        assert baselines.loc[name, "accuracy"] == pytest.approx(right / e)
+        assert (baselines.loc[name, "accuracy_lo"], baselines.loc[name, "accuracy_hi"]) == pytest.approx(
+            wilson_interval(right, e))
+    assert "examples.jsonl" not in load_run(smoke_run).tables
+    copy = tmp_path / "copy"
+    shutil.copytree(smoke_run, copy, ignore=shutil.ignore_patterns("checkpoint", "examples.jsonl"))
+    os.symlink(smoke_run / "examples.jsonl", copy / "examples.jsonl")
+    with pytest.raises(ValueError, match="symlink"):
+        read_examples(copy)
+
+
+def test_a_facts_file_of_no_known_format_is_refused_in_one_line(tmp_path, capsys):
+    odd = tmp_path / "odd.jsonl"
+    odd.write_text(json.dumps({"question": "q", "answers": ["a"], "contexts": []}) + "\n")
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["diagnose", "--smoke", "--facts", str(odd), "--out", str(tmp_path / "run")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exc.value.code == 2 and len(err) == 1, err
+    assert "odd.jsonl" in err[0] and "missing field 'ctxs'" in err[0] and not (tmp_path / "run").exists()
+
+
+def _qa_file(path, count: int, docs: int = 3):
+    """Multi-document QA lines made up here (the paper's fields): the gold ctx second, flagged isgold."""
+    rows = []
+    for e in range(count):
+        ctxs = [dict(title=f"Field {e}{d}", text="The quiet river faces the old garden. The busy market joins "
+                     "the road.", isgold=False, hasanswer=False) for d in range(docs)]
+        ctxs.insert(1, dict(title=f"Gate {e}", text=f"The gate of the old tower is {30 + e}.", isgold=True,
+                            hasanswer=True))
+        rows.append(dict(question=f"What is the gate of the old tower {e}?", answers=[str(30 + e)], ctxs=ctxs))
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+@pytest.mark.extended  # a second diagnosis (compiling a BPE-sized model): 15 s
+def test_multi_document_qa_run_with_a_bpe_checkpoint(tmp_path):
+    """diagnose --facts in the paper's multi-document QA format, on a tiny Llama with a BPE tokenizer trained
+    here: the gold document at each position among whole distractors, the baselines beside the curve."""
+    from lostmid_jax.experiments.diagnose.examples_log import read_examples
+    from lostmid_jax.probes import builtin_facts, bpe_tokenizer, save_tokenizer
+    from lostmid_jax.probes.checkpoint import TINY_LLAMA
+    from lostmid_jax.probes.documents import builtin_sentences
+
+    texts = builtin_sentences(np.random.default_rng(0), 200) + [f.fact for f in builtin_facts(100)]
+    tok = bpe_tokenizer(texts + ["Document (Title: Gate Field) What is the gate?"], 320)
+    cfg = preset("llama-3.2-1b", vocab_size=tok.get_vocab_size(), **TINY_LLAMA)
+    save_hf(Decoder(cfg, rngs=nnx.Rngs(0)), cfg, tmp_path / "ckpt")
+    save_tokenizer(tok, tmp_path / "ckpt")
+    qa = _qa_file(tmp_path / "qa.jsonl", 4)
+    out = tmp_path / "run"
+    assert cli.main(["diagnose", "--weights", str(tmp_path / "ckpt"), "--facts", str(qa), "--passages", "3",
+                     "--lengths", "200", "--examples", "4", "--candidates", "3", "--attention-examples", "2",
+                     "--profile-examples", "2", "--heat-bins", "8", "--n-boot", "100", "--batch", "6",
+                     "--no-progress", "--out", str(out)]) == 0
+    baselines = _tables(out)["baselines"]
+    assert baselines["condition"].tolist() == ["closed-book", "oracle"] and baselines["examples"].tolist() == [4, 4]
+    rows = read_examples(out)
+    for r in rows:
+        gold = f"Document (Title: Gate {r['example']}) The gate of the old tower is {30 + r['example']}."
+        if r["condition"] == "position":
+            docs = r["prompt"][r["prompt"].index("Document"):r["prompt"].index("\n\nQuestion")].split("\n\n ")
+            assert docs.index(gold) == r["gold_position"] - 1 and len(docs) == 3
+        assert (gold in r["prompt"]) == (r["condition"] != "closed-book")
+    assert "closed-book" in (out / "verdict.txt").read_text()
+
+
+def test_documents_longer_than_the_prompt_are_refused_before_the_model_loads(bare_checkpoints, tmp_path, capsys):
+    """A QA file whose documents and question need more ids than --lengths gives, or fewer distractors than
+    --passages needs: one line naming the argument, before the run directory is claimed."""
+    import shutil
+
+    from lostmid_jax.probes import bpe_tokenizer, save_tokenizer
+
+    ckpt = tmp_path / "ckpt"
+    shutil.copytree(bare_checkpoints / "llama", ckpt)
+    save_tokenizer(bpe_tokenizer(["The quiet river faces the old garden."], 280), ckpt)
+    qa = _qa_file(tmp_path / "qa.jsonl", 3)
+    for flags, message in ((["--passages", "3", "--lengths", "64"], r"lengths: T = 64 holds fewer ids than example \d's 3 documents"),
+                           (["--passages", "5"], "passages: example 0 of .* holds 3 distractor documents; passages=5")):
+        with pytest.raises(SystemExit):
+            cli.main(["diagnose", "--weights", str(ckpt), "--facts", str(qa), *flags, "--out", str(tmp_path / "run")])
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and re.search(message, err[0]), err
+        assert not (tmp_path / "run").exists()

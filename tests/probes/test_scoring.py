@@ -42,3 +42,36 @@ def test_uniform_model_ranks_every_answer_last_and_logprob_is_minus_log_v():
     assert np.all(scores.rank == 3) and not scores.correct.any()
     first_is_zero = probes.answers[:, 0, 0] == 0  # greedy picks id 0 from a flat row
     assert np.array_equal(scores.exact, np.broadcast_to((first_is_zero & (probes.answers[:, 0, 1] == 0))[:, None], scores.exact.shape))
+
+
+def test_prompts_of_different_lengths_and_greedy_output_match_one_prompt_at_a_time():
+    """The baselines' right-padded prompts score as each prompt alone, and ``greedy`` holds greedy decoding's
+    ids (argmax of a forward over the prompt and the right answer's ids so far) up to its first wrong id."""
+    import dataclasses
+
+    import jax.numpy as jnp
+
+    model = _model(position="rope")
+    model.wte[...] = 3 * model.wte[...]  # sharper distributions
+    probes = token_probes(40, examples=3, passages=3, length=20, candidates=3, value_tokens=2)
+    oracle = probes.baselines["oracle"]
+    closed = probes.baselines["closed-book"]
+    assert oracle.prompt_lengths is None and oracle.length == 2 + 2 + 3  # key, value, separator and key
+    assert closed.length == 7 and closed.prompt_lengths.tolist() == [[3]] * 3  # padded to the oracle's width
+    mixed = dataclasses.replace(oracle, prompts=np.concatenate([oracle.prompts[:2], closed.prompts[2:]]),
+                                prompt_lengths=np.array([[7], [7], [3]]))
+    scores = score_probes(model, mixed, batch=2)
+    for e in range(3):
+        prompt = mixed.prompt(e, 0)
+        assert len(prompt) == (7 if e < 2 else 3)
+        for c in range(3):
+            answer = mixed.answers[e, c]
+            ids = jnp.asarray(np.concatenate([prompt, answer[:1]])[None])
+            logits = np.asarray(model.logits(model(model.embed(ids)))[0, -2:], np.float64)
+            logp = logits - np.log(np.exp(logits - logits.max(-1, keepdims=True)).sum(-1, keepdims=True)) - logits.max(-1, keepdims=True)
+            np.testing.assert_allclose(scores.logprob[e, 0, c], logp[0, answer[0]] + logp[1, answer[1]], rtol=1e-4)
+            if c == 0:
+                best = logits.argmax(-1)
+                kept = 2 if best[0] == answer[0] else 1
+                assert list(scores.greedy[e, 0]) == list(best[:kept]) + [-1] * (2 - kept)
+                assert scores.exact[e, 0] == (list(best) == list(answer))

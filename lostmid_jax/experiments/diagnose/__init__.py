@@ -31,10 +31,17 @@ tokenizer from the same directory for the text probe):
    birth, below 1 that training deepened it, above 1 that training
    flattened it. The same ratio for the theory prior is reported beside it.
 
-Writes accuracy.csv, examples.csv, gaps.csv, attention.csv, heatmap.csv,
-profiles.csv, valley.csv, birth.csv, table.txt, verdict.txt and the figures
-fig1_accuracy, fig2_attention, fig3_heatmap, fig4_influence (drawn from the
-CSVs alone). Config checks refuse bad input before any model is loaded.
+Beside the position curve, two baselines on the same examples: closed-book
+(the question alone: does the model know it without the passages?) and
+oracle (the fact or gold document alone, then the question), with Wilson
+intervals (baselines.csv, the verdict, a band in fig1).
+
+Writes accuracy.csv, baselines.csv, examples.csv, gaps.csv, attention.csv,
+heatmap.csv, profiles.csv, valley.csv, birth.csv, examples.jsonl (every
+scored prompt decoded, its candidates, scores and greedy output:
+:mod:`.examples_log`), table.txt, verdict.txt and the figures fig1_accuracy,
+fig2_attention, fig3_heatmap, fig4_influence (drawn from the CSVs alone).
+Config checks refuse bad input before any model is loaded.
 """
 
 from __future__ import annotations
@@ -46,7 +53,8 @@ from .config import RANDOM_TINY, SMOKE, SMOKE_HELP, Config
 
 NAME = "diagnose"
 VERDICT_TITLE = "is the model lost in the middle, and how much of it did its architecture have at birth (95% CIs)"
-FILES = {"checkpoint": f"the tiny random Llama and its word-level tokenizer (weights {RANDOM_TINY})"}
+FILES = {"checkpoint": f"the tiny random Llama and its word-level tokenizer (weights {RANDOM_TINY})",
+         "examples.jsonl": "every scored prompt: decoded prompt, candidates, gold position, scores, greedy output"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,11 +80,13 @@ class Result:
 
 def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Result:
     """Load the checkpoint, build the probe, measure and analyse (``mesh`` unused)."""
-    from . import claims, measure
+    from . import claims, examples_log, measure
 
     model_cfg, model, path, tok = measure.load(cfg, run_dir)
     probes = measure.probe_sets(cfg, model_cfg, tok)
     measured = measure.measure(cfg, model, probes, progress=progress)
+    if run_dir is not None:
+        examples_log.write_examples(run_dir, examples_log.example_rows(probes, measured, tok))
     return Result(cfg, model_cfg, str(path), tuple(probes), measured, claims.analyse(cfg, measured))
 
 
@@ -90,6 +100,13 @@ def summary(result: Result) -> str:
     from .claims import table
 
     return table(result)
+
+
+def main_table(tables: dict, verdict=None):
+    """(header, rows) of ``lostmid table``: accuracy by position with CIs and the baseline rows."""
+    from .claims import main_table as _main_table
+
+    return _main_table(tables, verdict)
 
 
 def verdict(result: Result) -> list[str]:
@@ -109,7 +126,8 @@ def figures(tables: dict, cfg: Config) -> dict:
     grid = np.full((bins, bins), np.nan)
     grid[heat["query_bin"].to_numpy(int), heat["key_bin"].to_numpy(int)] = heat["ratio"].to_numpy(float)
     last = int(tables["attention"]["layer"].max())
-    return {"fig1_accuracy": plots.accuracy_by_passage(tables["accuracy"], title=f"{cfg.title}: accuracy by passage"),
+    return {"fig1_accuracy": plots.accuracy_by_passage(tables["accuracy"], baselines=tables.get("baselines"),
+                                                       title=f"{cfg.title}: accuracy by passage"),
             "fig2_attention": plots.attention_by_layer(tables["attention"], title=f"{cfg.title}: attention received"),
             "fig3_heatmap": plots.attention_heatmap(grid, title=f"{cfg.title}: layer {last} against uniform"),
             "fig4_influence": plots.influence_vs_prior(tables["profiles"],
@@ -171,4 +189,4 @@ def describe(result: Result) -> str:
 
 
 __all__ = ["COLUMNS", "Config", "FILES", "NAME", "Result", "SMOKE", "SMOKE_HELP", "VERDICT_TITLE", "describe",
-           "figures", "records", "resolve", "run", "run_info", "summary", "verdict"]
+           "figures", "main_table", "records", "resolve", "run", "run_info", "summary", "verdict"]

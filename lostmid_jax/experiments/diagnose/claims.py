@@ -14,6 +14,7 @@ from ...stats.chance import ABOVE, against_chance
 from ...stats.format import fmt_ci
 from ...stats.intervals import sem_rows, t_interval
 from ...stats.valley import depth_ratio, valley_depth, valley_fit
+from .columns import COLUMNS
 
 
 def _na(value):
@@ -63,7 +64,12 @@ def records(result) -> dict[str, list[dict]]:
         gaps += [dict(length=length, measure=name, middle=middle, mean=_na(g.mean), lo=_na(g.lo), hi=_na(g.hi),
                       units=g.units, verdict=g.verdict("middle", "ends") if pos.middle else "no middle passage")
                  for name, g in (("accuracy", pos.accuracy_gap), ("logprob", pos.logprob_gap))]
-    return {"accuracy.csv": acc, "examples.csv": examples, "gaps.csv": gaps,
+    rate_columns = [c for c in COLUMNS["baselines.csv"] if c not in ("condition", "prompt_tokens")]
+    baselines = [dict(condition=name, **{c: _na(getattr(b["rates"], c)) for c in rate_columns},
+                      prompt_tokens=float(np.mean(b["prompt_tokens"])))
+                 for name, b in out.get("baselines", {}).items()]
+    return {"accuracy.csv": acc, **({"baselines.csv": baselines} if baselines else {}),
+            "examples.csv": examples, "gaps.csv": gaps,
             "attention.csv": _attention_rows(out["attention"]), "heatmap.csv": _heat_rows(out["attention"]["heat"]),
             "profiles.csv": _profile_rows(out), "valley.csv": _valley_rows(result.analysis),
             "birth.csv": _birth_rows(result.analysis, out["profiles"]["trained"].shape[0])}
@@ -133,12 +139,34 @@ def table(result) -> str:
             lines.append(f"{length:>6} {p + 1:>7} {test['fact_x'][p]:>6.2f}  "
                          f"{_ci(pos.accuracy[p], pos.accuracy_lo[p], pos.accuracy_hi[p]):<24} "
                          f"{_ci(pos.exact[p], pos.exact_lo[p], pos.exact_hi[p]):<24} {pos.logprob[p]:>10.3f}")
+    for name, b in result.measured.get("baselines", {}).items():
+        r = b["rates"]
+        lines.append(f"{'-':>6} {name:>14}  {_ci(r.accuracy, r.accuracy_lo, r.accuracy_hi):<24} "
+                     f"{_ci(r.exact, r.exact_lo, r.exact_hi):<24} {r.logprob:>10.3f}")
     lines += ["", f"at T = {result.measured['length']}:",
               f"{'profile':<10} {'alpha [95% CI]':<28} {'R^2':>6} {'power law':<10} {'depth V':>8}"]
     for name, v in result.analysis["fits"].items():
         lines.append(f"{name:<10} {_ci(v.alpha, v.alpha_lo, v.alpha_hi, '.2f'):<28} {v.r2:>6.2f} "
                      f"{'describes' if v.describes else 'no':<10} {result.analysis['depths'][name]:>8.3f}")
     return "\n".join(lines)
+
+
+PASTE_HEADER = ["T", "passage", "fact x", "MC accuracy [95% CI]", "exact match [95% CI]", "mean log P [95% CI]"]
+
+
+def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
+    """``lostmid table``: accuracy by (length, passage) with Wilson intervals, then the baseline rows, from the
+    run's accuracy.csv and baselines.csv."""
+    from ...runs.paste import needed
+
+    def cells(row) -> list[str]:
+        return [_ci(row[n], row[f"{n}_lo"], row[f"{n}_hi"]) for n in ("accuracy", "exact", "logprob")]
+
+    rows = [[str(int(r["length"])), str(int(r["passage"])), f"{r['fact_x']:.2f}", *cells(r)]
+            for _, r in needed(tables, "accuracy", "diagnose").iterrows()]
+    if "baselines" in tables:
+        rows += [["", str(r["condition"]), "", *cells(r)] for _, r in tables["baselines"].iterrows()]
+    return PASTE_HEADER, rows
 
 
 def overall_against_chance(rates, examples: int, chance: float) -> tuple[float, float, float, str]:
@@ -174,6 +202,16 @@ def _position_lines(length: int, pos) -> list[str]:
     return lines
 
 
+def _baseline_lines(baselines: dict) -> list[str]:
+    """Closed-book and oracle accuracy with their Wilson intervals, in one line."""
+    if not baselines:
+        return []
+    what = {"closed-book": "the question alone", "oracle": "the fact alone, then the question"}
+    parts = [f"{name} {_ci(b['rates'].accuracy, b['rates'].accuracy_lo, b['rates'].accuracy_hi, '.2f')} "
+             f"({what.get(name, name)})" for name, b in baselines.items()]
+    return [f"Baselines, same examples, multiple-choice accuracy [95% Wilson]: {'; '.join(parts)}."]
+
+
 def verdict_lines(result) -> list[str]:
     """The position test and how much of the valley is the prior's; after the Details line, the attention
     against uniform and the valley law (the report folds them)."""
@@ -183,6 +221,7 @@ def verdict_lines(result) -> list[str]:
     lines, details = [], []
     for length, test in out["tests"].items():
         lines += _position_lines(length, test["position"])
+    lines += _baseline_lines(out.get("baselines", {}))
     att = out["attention"]["vs_uniform"][:, -1].mean(axis=1)  # [A, T]
     x = np.arange(1, att.shape[1] + 1) / att.shape[1]
     centre = att[:, np.abs(x - 0.5) < cfg.band].mean(axis=1)
@@ -222,4 +261,4 @@ def _birth_reading(r, lo, hi) -> str:
     return "Above 1: training flattened the architecture's valley."
 
 
-__all__ = ["analyse", "overall_against_chance", "records", "table", "verdict_lines"]
+__all__ = ["analyse", "main_table", "overall_against_chance", "records", "table", "verdict_lines"]

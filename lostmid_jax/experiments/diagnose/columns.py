@@ -26,6 +26,18 @@ COLUMNS = {
         "examples": ("E, examples scored", ""),
         "chance": ("chance accuracy 1 / C", ""),
     },
+    "baselines.csv": {
+        "condition": ("'closed-book' (the question alone, no passage) or 'oracle' (the fact, or the gold document, "
+                      "alone, then the question)", ""),
+        **interval_meanings({
+            "accuracy": ("multiple-choice accuracy on the same examples and candidates as the position test", _RATE),
+            "exact": ("greedy exact match", _RATE)}, "95% Wilson interval"),
+        **interval_meanings({"logprob": ("mean log-probability of the right answer", "nats")},
+                            "95% t interval (over examples)"),
+        "examples": ("E, examples scored", ""),
+        "chance": ("chance accuracy 1 / C", ""),
+        "prompt_tokens": ("mean prompt length", "tokens"),
+    },
     "examples.csv": {
         "length": ("T, the prompt length", "tokens"),
         "example": ("example index e (0-based)", ""),

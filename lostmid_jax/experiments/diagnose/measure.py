@@ -94,10 +94,12 @@ def measure(cfg: Config, model, probes_by_length: dict, *, progress: bool = True
     Returns a dict: tests ({T: dict(scores=probes.ProbeScores, position=probes.PositionResult, fact_x [k] (mean
     relative position of the fact per passage))}), attention (raw and vs_uniform [A, H', N, T0], heat [B, B],
     layers), profiles (trained, step0 [S, T0], alphas [S, H]), prior (the theory prior), prior_row [T0],
-    length (T0), seconds per phase.
+    length (T0), baselines ({"closed-book", "oracle": dict(scores, rates=probes.position_test.Rates,
+    prompt_tokens [E])}: the
+    question alone, the fact or gold document alone), seconds per phase.
     """
     from ...analysis import prior_for, theory_row
-    from ...probes.position_test import position_test
+    from ...probes.position_test import position_test, rates
     from ...probes.scoring import check_fits, score_probes
 
     for probes in probes_by_length.values():
@@ -126,8 +128,16 @@ def measure(cfg: Config, model, probes_by_length: dict, *, progress: bool = True
     seconds["profiles"] = time.perf_counter() - start
     prior = prior_for(model.cfg, first.length)
     prior_row = theory_row(first.length, profiles["alphas"].mean(axis=0), prior=prior)
+    start = time.perf_counter()
+    baselines = {}
+    for name, probes in first.baselines.items():
+        _LOG.info(f"scoring the {name} baseline ({probes.examples} examples)")
+        scores = score_probes(model, probes, batch=cfg.batch)
+        baselines[name] = dict(scores=scores, rates=rates(scores),
+                               prompt_tokens=[probes.prompt(e, 0).size for e in range(probes.examples)])
+    seconds["baselines"] = time.perf_counter() - start
     return dict(tests=tests, attention=attention, profiles=profiles, prior=prior, prior_row=prior_row,
-                length=first.length, seconds=seconds)
+                length=first.length, baselines=baselines, seconds=seconds)
 
 
 __all__ = ["load", "measure", "middle_index", "probe_set", "probe_sets"]

@@ -398,6 +398,15 @@ def page_table(tables: dict, cfg: Config):
                           "measured). From effects.csv.", outcomes=(1,))
 
 
+def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
+    """``lostmid table``: the report page's results table (:func:`page_table`) as rows of text cells."""
+    from ...runs.paste import needed
+
+    needed(tables, "effects", NAME)
+    page = page_table(tables, None)
+    return list(page.header), [list(row) for row in page.rows]
+
+
 def run_info(result: Result) -> dict:
     return {"checkpoint": result.checkpoint}
 
@@ -407,4 +416,5 @@ def describe(result: Result) -> str:
 
 
 __all__ = ["COLUMNS", "Config", "NAME", "NOT_APPLICABLE", "Result", "SMOKE", "SMOKE_HELP", "describe", "figures",
-           "marker_ids", "page_table", "page_title", "records", "run", "summary", "table", "theory_text", "verdict"]
+           "main_table", "marker_ids", "page_table", "page_title", "records", "run", "summary", "table", "theory_text",
+           "verdict"]

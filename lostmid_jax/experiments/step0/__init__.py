@@ -169,6 +169,18 @@ def figures(tables: dict, cfg: Config) -> dict:
     return draw(tables, cfg)
 
 
+def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
+    """``lostmid table``: the claims table (one row per judged claim of verdict.txt, runs.verdict_table)."""
+    from ...runs.verdict_table import claim_rows
+
+    rows = claim_rows(verdict)
+    if not rows:
+        raise ValueError("run_dir: this step0 run's verdict.txt judges no claim (absent, or a run too small to "
+                         "test the paper's claims); `lostmid table` prints its claims table")
+    return (["preset", "claim", "measured [95% CI]", "outcome", "paper"],
+            [[r.group, r.claim, r.measured, r.outcome, r.paper] for r in rows])
+
+
 def run_info(result: Result) -> dict:
     """config.json extras: peak memory, each preset's resolved plan and theory prior (what ran)."""
     plans = {p.preset: dataclasses.asdict(p) for p in result.config.plans()}
@@ -181,5 +193,5 @@ def describe(result: Result) -> str:
 
 
 __all__ = ["COLUMNS", "Config", "DEFAULT_PLANS", "DEFAULT_PRESETS", "FULL_PRESETS", "NAME", "PresetPlan", "Result",
-           "SMOKE", "default_plan", "expected_time", "figures", "records", "run", "summary", "variant_overrides",
+           "SMOKE", "default_plan", "expected_time", "figures", "main_table", "records", "run", "summary", "variant_overrides",
            "verdict"]
