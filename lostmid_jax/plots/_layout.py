@@ -8,10 +8,11 @@ import numpy as np
 from matplotlib.figure import Figure
 
 
-def single_axes(ax, figsize) -> tuple[Figure, object, bool]:
-    """(figure, axes, own): ``ax`` and its figure, or a new figure of ``figsize`` with one Axes."""
+def single_axes(ax, figsize, layout: str | None = None) -> tuple[Figure, object, bool]:
+    """(figure, axes, own): ``ax`` and its figure, or a new figure of ``figsize`` (and ``layout``, e.g.
+    "constrained": labels kept inside the figure) with one Axes."""
     if ax is None:
-        fig = Figure(figsize=figsize)
+        fig = Figure(figsize=figsize, layout=layout)
         return fig, fig.subplots(), True
     return root_figure(ax), ax, False
 
