@@ -45,6 +45,15 @@ def axes_grid(ax, nrows: int, ncols: int, figsize, *, needed: int | None = None,
     return root_figure(grid.flat[0]), grid, False
 
 
+def wrapped(text: str, width_inches: float, fontsize: float = 10.0) -> str:
+    """``text`` broken at spaces into lines of at most the characters that fit ``width_inches`` at
+    ``fontsize`` points (an average glyph is about 0.55 em wide), so a long title stays inside its figure."""
+    import textwrap
+
+    chars = max(20, int(width_inches * 72 / (0.55 * fontsize)))
+    return "\n".join(textwrap.fill(line, chars, break_long_words=False) for line in str(text).splitlines())
+
+
 def root_figure(ax) -> Figure:
     """The top-level Figure that holds ``ax`` (also when ``ax`` sits in a SubFigure)."""
     return ax.get_figure(root=True)

@@ -19,8 +19,8 @@ from __future__ import annotations
 import matplotlib
 import numpy as np
 
-from ._layout import axes_grid, single_axes
-from .scales import RATIO_CMAP, error_lengths, ratio_colorbar_ticks, ratio_norm
+from ._layout import axes_grid, single_axes, wrapped
+from .scales import RATIO_CMAP, error_lengths, ratio_axis, ratio_colorbar_ticks, ratio_limit, ratio_norm
 from .style import annotate_clipping, color, series, styled
 
 PROFILE_SPAN = 1e6
@@ -54,14 +54,14 @@ def accuracy_by_passage(acc, *, ax=None, title: str | None = None):
            xticks=sorted(set(np.asarray(acc["passage"], int))))
     ax.legend(loc="best", fontsize=6.5)
     if title:
-        ax.set_title(title)
+        ax.set_title(wrapped(title, fig.get_figwidth() * 0.8))
     return fig
 
 
 @styled
 def attention_by_layer(att, *, ax=None, title: str | None = None):
     """Attention received per key position x = j/L for every layer (head mean): raw column mean (log axis)
-    and the ratio to uniform attention over the mask (linear, 1 = uniform)."""
+    and the ratio to uniform attention over the mask (a log axis symmetric about 1 = uniform)."""
     fig, axes, own = axes_grid(ax, 1, 2, (9.0, 3.4), layout="constrained")
     layers = sorted(set(int(v) for v in att["layer"]))
     cmap = matplotlib.colormaps["viridis"]
@@ -75,11 +75,12 @@ def attention_by_layer(att, *, ax=None, title: str | None = None):
     axes[0, 0].set(yscale="log", xlabel="key position x = j / L", ylabel=r"raw $(1/L)\sum_i A_{ij}$",
                    title="raw column mean (falls with j under a causal mask)")
     axes[0, 1].axhline(1.0, color="0.3", linestyle="--", linewidth=1, label="uniform")
-    axes[0, 1].set(xlabel="key position x = j / L", ylabel="received / uniform over the mask",
+    axes[0, 1].set(xlabel="key position x = j / L", ylabel="received / uniform over the mask (log scale)",
                    title="against uniform attention")
+    ratio_axis(axes[0, 1], ratio_limit(att["vs_uniform"]) ** 1.08)  # symmetric about 1, a margin at the ends
     axes[0, 1].legend(loc="best", fontsize=6.5)
     if title:
-        fig.suptitle(title)
+        fig.suptitle(wrapped(title, fig.get_figwidth(), 11))
     return fig
 
 
@@ -120,7 +121,7 @@ def attention_heatmap(ratio, *, ax=None, title: str | None = None, top: float = 
     ax.set(xlabel="key x = j / L", ylabel="query x = i / L")
     ax.grid(False)
     if title:
-        ax.set_title(title)
+        ax.set_title(wrapped(title, fig.get_figwidth() * 0.8))
     return fig
 
 
@@ -151,7 +152,7 @@ def influence_vs_prior(prof, *, ax=None, title: str | None = None):
     annotate_clipping(ax, "y", floor, int(np.sum(values < floor)), note="zeros included")
     ax.legend(loc="best")
     if title:
-        ax.set_title(title)
+        ax.set_title(wrapped(title, fig.get_figwidth() * 0.8))
     return fig
 
 

@@ -2,7 +2,8 @@
 
     accuracy_by_remedy(acc)     # acc: DataFrame of remedy, passage, accuracy(_lo/_hi), chance
     effects(eff)                # eff: DataFrame of remedy, middle(_lo/_hi), ends(_lo/_hi)
-    received_by_remedy(rec)     # rec: DataFrame of remedy, x, vs_uniform: one panel per remedy
+    received_by_remedy(rec)     # rec: DataFrame of remedy, x, vs_uniform: the unmodified model, then each
+                                # remedy over it, one panel each
 
 Each returns its Figure and accepts ``ax=`` (:mod:`lostmid_jax.plots`). The
 unmodified model ("none") is drawn in grey in every panel.
@@ -14,7 +15,7 @@ import math
 
 import numpy as np
 
-from ._layout import axes_grid, single_axes
+from ._layout import axes_grid, single_axes, wrapped
 from .scales import distinct_ticks, error_lengths, ratio_axis, ratio_limit
 from .style import series, styled
 
@@ -57,7 +58,7 @@ def accuracy_by_remedy(acc, *, ax=None, title: str | None = None):
     axes.flat[0].set_ylabel("accuracy (95% Wilson)")
     axes.flat[0].legend(loc="best", fontsize=7, title=f"chance {chance:.2f} (dotted)", title_fontsize=7)
     if title:
-        fig.suptitle(title)
+        fig.suptitle(wrapped(title, fig.get_figwidth(), 11))
     return fig
 
 
@@ -80,7 +81,7 @@ def effects(eff, *, ax=None, title: str | None = None):
     distinct_ticks(ax, "x")
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=7, frameon=False)
     if title:
-        fig.suptitle(title)
+        fig.suptitle(wrapped(title, fig.get_figwidth(), 11))
     elif own:
         fig.suptitle("effect of each remedy on the same examples")
     return fig
@@ -93,45 +94,54 @@ def _last_row(n: int, cols: int, c: int) -> int:
 
 @styled
 def received_by_remedy(rec, *, ax=None, title: str | None = None):
-    """Attention received against uniform attention over the mask, by key position x = j/L: one panel per
-    remedy, the unmodified model (grey) in each (mean over layers, heads and the measured prompts; 1 = uniform).
+    """Attention received by key position x = j/L (mean over layers, heads and the measured prompts) in small
+    multiples: the first panel is the unmodified model against uniform attention over the mask (grey), each
+    other panel one remedy against the unmodified model (received with the remedy / without it, 1 = no change).
 
-    The y axes are shared and logarithmic, symmetric about 1 (:func:`.scales.ratio_axis`): a factor above 1
-    lies as far from the dashed line as the same factor below. ``ax``: one Axes per remedy (a grid or a flat
-    sequence).
+    Every y axis is logarithmic and symmetric about 1 (:func:`.scales.ratio_axis`): a factor above 1 lies as
+    far from the dashed line as the same factor below; the remedy panels share one scale. A remedy whose prompts
+    hold other positions (markers add tokens) is compared at the unmodified run's x, interpolated linearly, and
+    its panel says so ("at equal x"). ``ax``: one Axes per panel (a grid or a flat sequence).
     """
-    base = rec[rec["remedy"] == "none"]
-    names = [n for n in dict.fromkeys(rec["remedy"]) if n != "none"] or ["none"]
-    cols = min(3, len(names))
-    rows_n = math.ceil(len(names) / cols)
-    fig, axes, own = axes_grid(ax, rows_n, cols, (2.7 * cols + 0.4, 2.0 * rows_n + 0.9), needed=len(names),
-                               sharex=True, sharey=True, layout="constrained")
-    limit = ratio_limit(rec["vs_uniform"]) ** 1.08  # a margin so the extremes are not on the frame
-    for i, name in enumerate(names):
+    base = rec[rec["remedy"] == "none"].sort_values("x")
+    names = [n for n in dict.fromkeys(rec["remedy"]) if n != "none"]
+    panels = len(names) + 1
+    cols = min(3, panels)
+    rows_n = math.ceil(panels / cols)
+    fig, axes, own = axes_grid(ax, rows_n, cols, (2.7 * cols + 0.4, 2.0 * rows_n + 0.9), needed=panels,
+                               sharex=True, layout="constrained")
+    first = axes.flat[0]
+    first.plot(base["x"], base["vs_uniform"], **dict(_BASE, marker=None))
+    first.axhline(1.0, color="0.3", linestyle="--", linewidth=0.8)
+    first.set_title("unmodified: received / uniform", fontsize=8)
+    ratio_axis(first, ratio_limit(base["vs_uniform"]) ** 1.08)  # a margin: the extremes are not on the frame
+    first.set_ylabel("received / uniform")
+    changes, moved = {}, set()
+    bx, by = np.asarray(base["x"], float), np.asarray(base["vs_uniform"], float)
+    for name in names:
+        mine = rec[rec["remedy"] == name].sort_values("x")
+        mx, my = np.asarray(mine["x"], float), np.asarray(mine["vs_uniform"], float)
+        if not np.array_equal(mx, bx):  # a remedy that adds tokens (markers): compared at the same x = j/L
+            my, moved = np.interp(bx, mx, my), moved | {name}
+        changes[name] = my / by
+    limit = ratio_limit(np.concatenate(list(changes.values()))) ** 1.08 if changes else 2.0
+    for i, name in enumerate(names, start=1):
         a = axes.flat[i]
         a.axhline(1.0, color="0.3", linestyle="--", linewidth=0.8)
-        a.plot(base["x"], base["vs_uniform"], label="unmodified", **dict(_BASE, marker=None))
-        if name != "none":
-            mine = rec[rec["remedy"] == name]
-            a.plot(mine["x"], mine["vs_uniform"], label="with the remedy", **series(0, 1, marker=False))
-        a.set_title(name, fontsize=8)
-        ratio_axis(a, limit, "y")
-    for a in list(axes.flat)[len(names):]:
+        a.plot(bx, changes[name], **series(0, 1, marker=False))
+        a.set_title(f"{name}: with / without" + (" (at equal x)" if name in moved else ""), fontsize=8)
+        ratio_axis(a, limit)
+        if i % cols == 0:
+            a.set_ylabel("received, with / without")
+    for a in list(axes.flat)[panels:]:
         a.set_visible(False)
-    for r in range(rows_n):
-        axes[r, 0].set_ylabel("received / uniform")
     for c in range(cols):  # the lowest panel drawn in each column carries the x labels
-        last = axes[_last_row(len(names), cols, c), c]
+        last = axes[_last_row(panels, cols, c), c]
         last.xaxis.set_tick_params(labelbottom=True)
         last.set_xlabel("key position x = j / L")
-    handles, labels = axes.flat[0].get_legend_handles_labels()
-    if own:
-        fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=7, frameon=False)
-        fig.suptitle(title or "attention received (fact in the middle passage), log scale symmetric about 1")
-    else:
-        axes.flat[0].legend(loc="best", fontsize=6.5)
-        if title:
-            fig.suptitle(title)
+    if title or own:
+        fig.suptitle(wrapped(title or "attention received (fact in the middle passage); log scales symmetric about 1",
+                             fig.get_figwidth(), 11))
     return fig
 
 
