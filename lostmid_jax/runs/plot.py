@@ -39,13 +39,13 @@ def draw_figures(module, tables: dict, config) -> dict:
 def failure_line(err: BaseException) -> str:
     """One line naming the figure function an error came from and the error: "effects: ValueError: ...".
 
-    The figure is the first function the experiment's ``figures`` called on the way to the error (a
+    The figure is the first function the innermost ``figures`` called on the way to the error (a
     decorator's wrapper skipped); else the innermost lostmid_jax function.
     """
     import traceback
 
     names = [f.name for f in traceback.extract_tb(err.__traceback__)]
-    called = names[names.index("figures") + 1:] if "figures" in names else []
+    called = names[len(names) - names[::-1].index("figures"):] if "figures" in names else []  # after the last
     ours = [f.name for f in traceback.extract_tb(err.__traceback__) if "lostmid_jax" in f.filename]
     where = next((name for name in called if name != "wrapper"), None) or (ours[-1] if ours else "figures")
     message = " ".join(str(err).split()) or "(no message)"
