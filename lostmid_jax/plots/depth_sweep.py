@@ -258,7 +258,9 @@ def peak_to_trough_heatmap(results, cfg=None, *, ax=None):
     ax.grid(False)
     ax.set_ylabel("attention weight $a$")
     ax.set_title(f"Peak-to-trough ratio: largest / smallest $w_j$ ($L = {length}$)")
-    ax.set_xlabel("depth $H$ (layers)\n" + _CAPTION)
+    ax.set_xlabel("depth $H$ (layers)")
+    ax.annotate(_CAPTION, xy=(0.5, 0.0), xycoords=ax.xaxis.label, xytext=(0, -3), textcoords="offset points",
+                ha="center", va="top", fontsize="small")  # the caption, under the axis label
     bar = root_figure(ax).colorbar(mesh, ax=ax, extend="neither")
     ticks = _decade_ticks(norm.vmin, norm.vmax)
     bar.ax.yaxis.set_major_locator(FixedLocator(ticks))
@@ -286,19 +288,24 @@ def _write_cells(ax, grid, shown, edges, cmap, norm, fontsize: float = 7) -> Non
                     fontsize=fontsize, color="black" if light else "white")
 
 
-_CAPTION = ("colour: the number of decades v = $\\log_{10}$(peak / trough) on a log scale (log of the log); "
-            "a cell shows $10^v$ where it fits,\nelse read its colour (results.csv: log10_peak_to_trough); "
-            "grey: ratio 1 (flat profile) or infinite (a zero weight)")
+_CAPTION = ("colour: v = $\\log_{10}$(peak / trough) on a log scale (the log of the log);\n"
+            "a cell shows $10^v$ where it fits (v to two decimals, or whole in narrow cells), else read its colour\n"
+            "or results.csv (log10_peak_to_trough); grey: ratio 1 (flat profile) or infinite (a zero weight)")
 
 
 def _decade_ticks(low: float, high: float) -> list[float]:
-    """Colour-bar ticks between ``low`` and ``high`` decades: 1, 2, 5 x 10^k, thinned to at most 8."""
+    """Colour-bar ticks between ``low`` and ``high`` decades: 1, 2, 5 x 10^k, thinned to at most 8, plus either
+    end (two decimals) where no tick is near it."""
     ticks = [m * 10.0 ** k for k in range(int(np.floor(np.log10(low))) - 1, int(np.ceil(np.log10(high))) + 1)
              for m in (1, 2, 5)]
     ticks = [t for t in ticks if low * (1 - 1e-9) <= t <= high * (1 + 1e-9)]
     while len(ticks) > 8:
         ticks = ticks[::2]
-    return ticks or [low, high]
+    span = np.log10(high / low) if high > low else 1.0
+    for end, inward in ((low, np.ceil), (high, np.floor)):  # the ends, to two decimals inside the scale
+        if all(abs(np.log10(end / t)) > 0.12 * span for t in ticks):
+            ticks.append(float(inward(end * 100) / 100))
+    return sorted(ticks)
 
 
 FIGURES = ("fig1_u_curves", "fig2_middle_vs_depth", "fig3_mass_shares", "fig4_peak_to_trough")
