@@ -35,7 +35,7 @@ colour bar says how many)."""
 def accuracy_by_passage(acc, *, ax=None, title: str | None = None):
     """Multiple-choice accuracy (solid) and greedy exact match (dashed, open markers) per passage p = 1..k with
     Wilson 95% intervals, one colour per prompt length T (column ``length``; absent: one length)."""
-    fig, ax, own = single_axes(ax, (4.8, 3.3), layout="constrained")
+    fig, ax, own = single_axes(ax, (6.0, 3.3), layout="constrained")
     lengths = sorted(set(int(t) for t in acc["length"])) if "length" in acc else [None]
     offsets = np.linspace(-0.15, 0.15, 2 * len(lengths)) if len(lengths) > 1 else np.array([-0.04, 0.04])
     for n, length in enumerate(lengths):
@@ -52,7 +52,10 @@ def accuracy_by_passage(acc, *, ax=None, title: str | None = None):
     ax.axhline(chance, color="0.4", linestyle=":", linewidth=1, label=f"chance ({chance:.2f})")
     ax.set(xlabel="passage holding the fact, p", ylabel="rate (95% Wilson interval)", ylim=(-0.02, 1.02),
            xticks=sorted(set(np.asarray(acc["passage"], int))))
-    ax.legend(loc="best", fontsize=6.5)
+    if own:  # beside the axes, where it hides no interval
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=6.5)
+    else:
+        ax.legend(loc="best", fontsize=6.5)
     if title:
         ax.set_title(wrapped(title, fig.get_figwidth() * 0.8))
     return fig

@@ -56,7 +56,11 @@ def accuracy_by_remedy(acc, *, ax=None, title: str | None = None):
     for a in list(axes.flat)[len(names):]:
         a.set_visible(False)
     axes.flat[0].set_ylabel("accuracy (95% Wilson)")
-    axes.flat[0].legend(loc="best", fontsize=7, title=f"chance {chance:.2f} (dotted)", title_fontsize=7)
+    legend = dict(fontsize=7, title=f"chance {chance:.2f} (dotted)", title_fontsize=7)
+    if own:  # under the panels, where it hides no data
+        fig.legend(*axes.flat[0].get_legend_handles_labels(), loc="outside lower center", ncol=2, **legend)
+    else:
+        axes.flat[0].legend(loc="best", **legend)
     if title:
         fig.suptitle(wrapped(title, fig.get_figwidth(), 11))
     return fig

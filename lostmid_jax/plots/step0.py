@@ -99,7 +99,7 @@ def overlay(name: str, summaries: dict, *, ax=None):
                  label=variant, band=False)
     _setup(ax, f"{name}: position-encoding variants (total pathway)")
     ax = axes[1, 0]
-    total_sum = native["paths"]["total"]["norms"].sum()
+    total_sum = np.nansum(native["paths"]["total"]["norms"])  # a NaN cell must not blank the panel
     paths = list(native["paths"].items())
     for i, (pathway, prof) in enumerate(paths):
         _density(ax, x, prof["norms"] / total_sum, prof["norms_sem"] / total_sum, i=i, n=len(paths), label=pathway)
