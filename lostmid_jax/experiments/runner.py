@@ -39,7 +39,7 @@ from ..runs.atomic import write_atomic
 from ..runs.claim import claim, resolve_out
 from ..runs.config import jsonable
 from ..runs.config_file import CONFIG_FILE, write_config
-from ..runs.plot import draw_figures, figure_title, save_figures
+from ..runs.plot import draw_figures, failure_line, figure_title, save_figures
 from ..runs.tables import (COLUMNS_FILE, UNDOCUMENTED, UndocumentedColumnsWarning, csv_name, dictionary, read_tables,
                            write_csv)
 
@@ -105,12 +105,26 @@ def _phase_log(show: bool):
 
 
 def _draw(exp, cfg, run_dir: pathlib.Path) -> dict[str, str]:
-    """Draw and save the figures; {file name: what it shows}."""
+    """Draw and save the figures; {file name: what it shows}.
+
+    A figure that cannot be drawn or saved does not fail the run (its tables are written): one warning line
+    names the figure and the error, and the run's other figures are saved.
+    """
     tables = read_tables(run_dir)  # exactly what load_run gives `lostmid plot`
-    figures = draw_figures(exp, tables, cfg)
+    redraw = f"the tables are written; redraw with: lostmid plot {run_dir}"
+    try:
+        figures = draw_figures(exp, tables, cfg)
+    except Exception as err:  # noqa: BLE001 - a figure never costs a finished run its status
+        log.warning(f"{exp.NAME}: no figure drawn ({failure_line(err)}); {redraw}")
+        return {}
     titles = {stem: figure_title(fig) for stem, fig in figures.items()}
     log.info(f"{exp.NAME}: saving {len(figures)} figures")
-    written = save_figures(figures, run_dir, ("png",))
+    written = []
+    for stem, fig in figures.items():
+        try:
+            written += save_figures({stem: fig}, run_dir, ("png",))
+        except Exception as err:  # noqa: BLE001
+            log.warning(f"{exp.NAME}: figure {stem} not saved ({failure_line(err)}); {redraw}")
     return {p.name: "figure" + (f": {titles[p.stem]}" if titles[p.stem] else "") for p in written}
 
 

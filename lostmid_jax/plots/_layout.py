@@ -8,10 +8,11 @@ import numpy as np
 from matplotlib.figure import Figure
 
 
-def single_axes(ax, figsize) -> tuple[Figure, object, bool]:
-    """(figure, axes, own): ``ax`` and its figure, or a new figure of ``figsize`` with one Axes."""
+def single_axes(ax, figsize, layout: str | None = None) -> tuple[Figure, object, bool]:
+    """(figure, axes, own): ``ax`` and its figure, or a new figure of ``figsize`` (and ``layout``, e.g.
+    "constrained": labels kept inside the figure) with one Axes."""
     if ax is None:
-        fig = Figure(figsize=figsize)
+        fig = Figure(figsize=figsize, layout=layout)
         return fig, fig.subplots(), True
     return root_figure(ax), ax, False
 
@@ -42,6 +43,15 @@ def axes_grid(ax, nrows: int, ncols: int, figsize, *, needed: int | None = None,
     if grid.size < needed:
         raise ValueError(f"ax must hold at least {needed} Axes for this figure, got {grid.size}")
     return root_figure(grid.flat[0]), grid, False
+
+
+def wrapped(text: str, width_inches: float, fontsize: float = 10.0) -> str:
+    """``text`` broken at spaces into lines of at most the characters that fit ``width_inches`` at
+    ``fontsize`` points (an average glyph is about 0.55 em wide), so a long title stays inside its figure."""
+    import textwrap
+
+    chars = max(20, int(width_inches * 72 / (0.55 * fontsize)))
+    return "\n".join(textwrap.fill(line, chars, break_long_words=False) for line in str(text).splitlines())
 
 
 def root_figure(ax) -> Figure:

@@ -99,7 +99,7 @@ def profiles_figure(profiles, results, cfg, *, ax=None):
     if not own:
         legend_ax.legend(handles, names, fontsize=7)
         return fig
-    fig.legend(handles, names, loc="lower center", ncol=len(names), bbox_to_anchor=(0.5, -0.02))
+    fig.legend(handles, names, loc="lower center", ncol=len(names), bbox_to_anchor=(0.5, 0.0))  # inside the figure
     fig.suptitle(f"Step-0 influence on the last token under each attention prior "
                  f"($L = {length}$, {cfg.schedule_label}; dots: last token)")
     fig.tight_layout(rect=(0, 0.05, 1, 1))

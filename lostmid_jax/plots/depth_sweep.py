@@ -12,6 +12,7 @@ that coincide (a = 1 and the factorial law).
 
 from __future__ import annotations
 
+import matplotlib
 import numpy as np
 
 from . import style
@@ -175,17 +176,70 @@ def _edges(values: np.ndarray) -> np.ndarray:
     return np.concatenate([[values[0] / 1.2], np.sqrt(values[1:] * values[:-1]), [values[-1] * 1.2]])
 
 
+CELL_PAD = 0.9
+"""A value is written in a cell only when its text takes at most this share of the cell's width and height."""
+
+
+def _decade_norm(decades: np.ndarray):
+    """LogNorm over the positive decade counts (log10 of the ratio): colour by the log of the log, so a ratio
+    of 10^3 and one of 10^30 differ as much as 10^30 and 10^300."""
+    from matplotlib.colors import LogNorm
+
+    positive = decades[np.isfinite(decades) & (decades > 0)]
+    if not positive.size:
+        return LogNorm(0.1, 1.0)
+    low, high = float(positive.min()), float(positive.max())
+    if high <= low * 1.01:
+        low, high = low / 1.5, high * 1.5
+    return LogNorm(low, high)
+
+
+def _fitting(extent, ax, x0: float, x1: float, i: int, candidates) -> str | None:
+    """The first of ``candidates`` whose extent (``extent(text)`` -> (width, height) px) fits the cell
+    [x0, x1] x [i, i + 1] (data units) within :data:`CELL_PAD` of its width and height, or None."""
+    (px0, py0), (px1, py1) = ax.transData.transform([(x0, i), (x1, i + 1)])
+    width, height = abs(px1 - px0) * CELL_PAD, abs(py1 - py0) * CELL_PAD
+    for text in candidates:
+        w, h = extent(text)
+        if w <= width and h <= height:
+            return text
+    return None
+
+
+def _extent_of(fig, fontsize: float):
+    """text -> its rendered (width, height) in pixels at ``fig``'s dpi; texts alike but for their digits are
+    measured once (the font's digits share one width)."""
+    import re
+
+    from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.font_manager import FontProperties
+
+    renderer = RendererAgg(1, 1, fig.dpi)
+    prop = FontProperties(size=fontsize)
+    cache = {}
+
+    def extent(text: str) -> tuple[float, float]:
+        key = re.sub("[0-9]", "0", text)
+        if key not in cache:
+            w, h, _ = renderer.get_text_width_height_descent(key, prop, ismath="$" in key)
+            cache[key] = (w, h)
+        return cache[key]
+
+    return extent
+
+
 @style.styled
 def peak_to_trough_heatmap(results, cfg=None, *, ax=None):
     """Figure 4: the peak-to-trough ratio max_j w_j / min_j w_j over a x H at the first L; returns the Figure.
 
-    The colour is linear in decades (log10 of the ratio on a linear colour scale from 0 to the next
-    whole decade; colour-bar ticks 10^k), and each cell shows its ratio as 10^v with v to two decimals,
-    so cells of nearby ratios are told apart by the number, not by the colour alone. Blank cells: ratio 1
-    (log10 = 0) or a zero entry (infinite ratio), said in the cell.
+    The ratios span hundreds of decades (10^2 at small H and a < 1, 10^848 at a = 1, H = 256), so the colour
+    is the log of the log: v = log10(ratio) on a logarithmic colour scale, ticked at ratios 10^v. Each cell
+    whose text fits (:data:`CELL_PAD`) shows its ratio as 10^v, to two decimals or, where that does not fit,
+    to whole decades; narrower cells (the many depths between 2 and 64 on the log axis) are read by their
+    colour, and results.csv holds every value. Grey cells: a ratio of 1 (a flat profile, "1") or a zero entry
+    (infinite ratio, "inf"), named in the cell when it fits; the caption under the axis says how to read it.
     """
-    from matplotlib.colors import Normalize
-    from matplotlib.ticker import FixedLocator, FuncFormatter
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
     rows = _constant(results, continuum=False)
     alphas = _alphas(rows)
@@ -194,38 +248,64 @@ def peak_to_trough_heatmap(results, cfg=None, *, ax=None):
     value = {(float(r.alpha), int(r.depth)): float(r.log10_peak_to_trough) for r in rows.itertuples()}
     grid = np.array([[value.get((a, int(h)), np.nan) for h in depths] for a in alphas], dtype=float)
     shown = np.isfinite(grid) & (grid > 0)
-    top = max(1.0, float(np.ceil(grid[shown].max()))) if shown.any() else 1.0
-    norm = Normalize(0.0, top)
-    fig, ax, own = single_axes(ax, (8, 0.55 * len(alphas) + 2.4))
+    norm = _decade_norm(grid)
+    fig, ax, own = single_axes(ax, (9, 0.55 * len(alphas) + 3.0))
     edges = _edges(depths)
-    mesh = ax.pcolormesh(edges, np.arange(len(alphas) + 1), np.ma.masked_where(~shown, grid), cmap="viridis",
-                         norm=norm)
-    cmap = mesh.get_cmap()
-    for i in range(len(alphas)):
-        for k, h in enumerate(depths):
-            v = grid[i, k]
-            centre = float(np.sqrt(edges[k] * edges[k + 1]))
-            if shown[i, k]:
-                light = sum(cmap(norm(v))[:3]) / 3 > 0.5
-                text = f"$10^{{{v:.2f}}}$"
-            else:
-                light, text = True, "1" if v == 0 else ("\u221e" if np.isinf(v) else "")
-            ax.text(centre, i + 0.5, text, ha="center", va="center", fontsize=7,
-                    color="black" if light else "white")
+    cmap = matplotlib.colormaps["viridis"].with_extremes(bad="0.8")
+    mesh = ax.pcolormesh(edges, np.arange(len(alphas) + 1), np.ma.masked_where(~shown, grid), cmap=cmap, norm=norm)
     style.log_count_axis(ax, "x")
     ax.set_yticks(np.arange(len(alphas)) + 0.5, [f"{a:g}" for a in alphas])
     ax.grid(False)
-    ax.set_xlabel("depth $H$ (layers)")
     ax.set_ylabel("attention weight $a$")
     ax.set_title(f"Peak-to-trough ratio: largest / smallest $w_j$ ($L = {length}$)")
-    step = max(1, int(np.ceil(top / 8)))
-    bar = root_figure(ax).colorbar(mesh, ax=ax)
-    bar.ax.yaxis.set_major_locator(FixedLocator(np.arange(0, top + 0.5, step)))
-    bar.ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"$10^{{{int(round(y))}}}$"))
-    bar.set_label("peak / trough (colour linear in decades)")
+    ax.set_xlabel("depth $H$ (layers)")
+    ax.annotate(_CAPTION, xy=(0.5, 0.0), xycoords=ax.xaxis.label, xytext=(0, -3), textcoords="offset points",
+                ha="center", va="top", fontsize="small")  # the caption, under the axis label
+    bar = root_figure(ax).colorbar(mesh, ax=ax, extend="neither")
+    ticks = _decade_ticks(norm.vmin, norm.vmax)
+    bar.ax.yaxis.set_major_locator(FixedLocator(ticks))
+    bar.ax.yaxis.set_minor_locator(NullLocator())
+    bar.ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"$10^{{{y:g}}}$"))
+    bar.set_label("peak / trough (log scale of its decades)")
     if own:
-        fig.tight_layout()
+        fig.tight_layout()  # the cells' final size, which decides what fits
+    _write_cells(ax, grid, shown, edges, cmap, norm)
     return fig
+
+
+def _write_cells(ax, grid, shown, edges, cmap, norm, fontsize: float = 7) -> None:
+    """Each cell's ratio as 10^v (two decimals, else whole decades) or "1" / "inf", where it fits."""
+    extent = _extent_of(root_figure(ax), fontsize)
+    for i, k in zip(*np.nonzero(~np.isnan(grid))):
+        v = grid[i, k]
+        if shown[i, k]:
+            light = sum(cmap(norm(v))[:3]) / 3 > 0.5
+            text = _fitting(extent, ax, edges[k], edges[k + 1], i, [f"$10^{{{v:.2f}}}$", f"$10^{{{v:.0f}}}$"])
+        else:
+            light, text = True, _fitting(extent, ax, edges[k], edges[k + 1], i, ["1" if v == 0 else "inf"])
+        if text is not None:
+            ax.text(float(np.sqrt(edges[k] * edges[k + 1])), i + 0.5, text, ha="center", va="center",
+                    fontsize=fontsize, color="black" if light else "white")
+
+
+_CAPTION = ("colour: v = $\\log_{10}$(peak / trough) on a log scale (the log of the log);\n"
+            "a cell shows $10^v$ where it fits (v to two decimals, or whole in narrow cells), else read its colour\n"
+            "or results.csv (log10_peak_to_trough); grey: ratio 1 (flat profile) or infinite (a zero weight)")
+
+
+def _decade_ticks(low: float, high: float) -> list[float]:
+    """Colour-bar ticks between ``low`` and ``high`` decades: 1, 2, 5 x 10^k, thinned to at most 8, plus either
+    end (two decimals) where no tick is near it."""
+    ticks = [m * 10.0 ** k for k in range(int(np.floor(np.log10(low))) - 1, int(np.ceil(np.log10(high))) + 1)
+             for m in (1, 2, 5)]
+    ticks = [t for t in ticks if low * (1 - 1e-9) <= t <= high * (1 + 1e-9)]
+    while len(ticks) > 8:
+        ticks = ticks[::2]
+    span = np.log10(high / low) if high > low else 1.0
+    for end, inward in ((low, np.ceil), (high, np.floor)):  # the ends, to two decimals inside the scale
+        if all(abs(np.log10(end / t)) > 0.12 * span for t in ticks):
+            ticks.append(float(inward(end * 100) / 100))
+    return sorted(ticks)
 
 
 FIGURES = ("fig1_u_curves", "fig2_middle_vs_depth", "fig3_mass_shares", "fig4_peak_to_trough")

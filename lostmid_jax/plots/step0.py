@@ -20,6 +20,7 @@ import numpy as np
 
 from . import style
 from ._layout import axes_grid, save
+from .scales import RATIO_CMAP, ratio_colorbar_ticks, ratio_norm
 from ..stats.format import fmt_ci
 from ..theory import positions
 
@@ -98,7 +99,7 @@ def overlay(name: str, summaries: dict, *, ax=None):
                  label=variant, band=False)
     _setup(ax, f"{name}: position-encoding variants (total pathway)")
     ax = axes[1, 0]
-    total_sum = native["paths"]["total"]["norms"].sum()
+    total_sum = np.nansum(native["paths"]["total"]["norms"])  # a NaN cell must not blank the panel
     paths = list(native["paths"].items())
     for i, (pathway, prof) in enumerate(paths):
         _density(ax, x, prof["norms"] / total_sum, prof["norms_sem"] / total_sum, i=i, n=len(paths), label=pathway)
@@ -143,7 +144,7 @@ def heatmap(name: str, summary: dict, heads: int = 3, *, ax=None):
     """i * A[query i, key j] of chosen layers and heads: the deviation from uniform causal attention.
 
     Uniform causal attention is A_ij = 1/i, so i * A_ij = 1 everywhere it holds; the colour is a diverging
-    log scale centred at 1 (purple below, orange above, symmetric limits). Under each panel a strip shows
+    log scale centred at 1 (blue below, red above, symmetric limits: :func:`.scales.ratio_norm`). Under each panel a strip shows
     the attention each key receives relative to uniform (:func:`received_vs_uniform`), on the same scale.
     Positions are 1-based (query i, key j = 1..L), layers and heads too.
 
@@ -152,9 +153,6 @@ def heatmap(name: str, summary: dict, heads: int = 3, *, ax=None):
     Returns:
       The Figure, or None when the summary holds no heatmap.
     """
-    from matplotlib.colors import LogNorm
-    from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
-
     if summary.get("heat") is None:
         return None
     layers, probs = summary["heat"]  # [layers] 0-based layer indices, [layers, N, L, L]
@@ -165,11 +163,8 @@ def heatmap(name: str, summary: dict, heads: int = 3, *, ax=None):
     rows = np.arange(1, length + 1, dtype=np.float64)[:, None]
     scaled = probs[:, :shown] * rows  # i * A_ij
     received = received_vs_uniform(probs[:, :shown])  # [layers, shown, L]
-    values = np.concatenate([scaled[probs[:, :shown] > 0], received[received > 0]])
-    spread = float(np.max(np.abs(np.log10(values)))) if values.size else 0.0
-    limit = 10.0 ** max(spread, 0.02)
-    norm = LogNorm(vmin=1.0 / limit, vmax=limit)
-    cmap = "PuOr_r"
+    norm, ticks = ratio_norm(np.concatenate([scaled[probs[:, :shown] > 0], received.ravel()]))
+    cmap = RATIO_CMAP
     for r, layer in enumerate(layers):
         for c in range(shown):
             ax = axes[r, c]
@@ -191,12 +186,11 @@ def heatmap(name: str, summary: dict, heads: int = 3, *, ax=None):
             if r == len(layers) - 1:
                 strip.set_xlabel(r"key position $j$ (strip: attention received / uniform)")
     bar = fig.colorbar(im, ax=list(axes[:len(layers), :shown].flat), shrink=0.9)
-    ticks = [1.0 / limit, limit ** -0.5, 1.0, limit ** 0.5, limit]
-    bar.ax.yaxis.set_major_locator(FixedLocator(ticks))
-    bar.ax.yaxis.set_minor_locator(NullLocator())
-    bar.ax.yaxis.set_major_formatter(FixedFormatter([f"{t:.3g}" for t in ticks]))
+    ratio_colorbar_ticks(bar, ticks)
     bar.set_label(r"$i \cdot A_{ij}$: attention over uniform causal ($A_{ij} = 1/i$); 1 = uniform, log scale")
-    if own:
+    if own:  # room under each row for its strip (an inset, which the layout does not see)
+        room, title = 0.4 / fig.get_figheight(), 0.3 / fig.get_figheight()  # the last strip; the suptitle
+        fig.get_layout_engine().set(hspace=0.12, rect=(0, room, 1, 1 - room - title))
         fig.suptitle(f"{name} at initialization: deviation from uniform attention (seed 0, layers "
                      f"{', '.join(str(int(l) + 1) for l in layers)}, heads 1-{shown}, first {length} positions)")
     return fig

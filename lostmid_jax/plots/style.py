@@ -27,7 +27,14 @@ Conventions (every command follows them):
 * labels are mathtext (r"$x = j/L$", r"$\\rho_H(1/2)$"), never identifiers;
 * axes counting steps, layers or heads get integer ticks (:func:`integer_ticks`);
   a count spanning decades (depth H, length L) goes on a log axis with plain
-  labels 1, 2, 4, ... (:func:`log_count_axis`).
+  labels 1, 2, 4, ... (:func:`log_count_axis`);
+* a ratio to a reference (attention over uniform, a remedy over the
+  unmodified model) goes on a log scale symmetric about 1, as an axis or a
+  diverging colour map ticked on both halves (:mod:`.scales`); values over
+  hundreds of decades are coloured by the log of their decades;
+* tick labels carry the digits that tell them apart (:mod:`.scales`), and
+  every text stays inside the figure without overlapping another (the tests'
+  layout check draws every figure of every experiment).
 
 Nothing here selects a matplotlib backend or imports pyplot.
 """

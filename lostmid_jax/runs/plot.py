@@ -36,6 +36,22 @@ def draw_figures(module, tables: dict, config) -> dict:
     return figures
 
 
+def failure_line(err: BaseException) -> str:
+    """One line naming the figure function an error came from and the error: "effects: ValueError: ...".
+
+    The figure is the first function the innermost ``figures`` called on the way to the error (a
+    decorator's wrapper skipped); else the innermost lostmid_jax function.
+    """
+    import traceback
+
+    names = [f.name for f in traceback.extract_tb(err.__traceback__)]
+    called = names[len(names) - names[::-1].index("figures"):] if "figures" in names else []  # after the last
+    ours = [f.name for f in traceback.extract_tb(err.__traceback__) if "lostmid_jax" in f.filename]
+    where = next((name for name in called if name != "wrapper"), None) or (ours[-1] if ours else "figures")
+    message = " ".join(str(err).split()) or "(no message)"
+    return f"{where}: {type(err).__name__}: {message}"
+
+
 def parse_formats(text: str) -> tuple[str, ...]:
     """'png,pdf' -> ('png', 'pdf'); ValueError naming --format for anything outside FIGURE_FORMATS."""
     formats = tuple(dict.fromkeys(p.strip().lower().lstrip(".") for p in text.split(",") if p.strip()))
@@ -110,4 +126,5 @@ def figure_title(fig) -> str:
     return plain_title(title)
 
 
-__all__ = ["FIGURE_FORMATS", "draw", "draw_figures", "figure_title", "parse_formats", "plain_title", "save_figures"]
+__all__ = ["FIGURE_FORMATS", "draw", "draw_figures", "failure_line", "figure_title", "parse_formats", "plain_title",
+           "save_figures"]

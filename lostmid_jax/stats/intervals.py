@@ -112,8 +112,12 @@ def jackknife_bias_corrected(point: float, leave_one_out) -> float:
 def wilson_interval(successes: int, trials: int, level: float = LEVEL) -> tuple[float, float]:
     """The Wilson score interval of the proportion successes / trials (module docstring); NaN for 0 trials.
 
+    The ends lie in [0, 1] and around k / n (exactly 0 at k = 0, exactly 1 at k = n).
+
     >>> [round(x, 4) for x in wilson_interval(0, 10)]
     [0.0, 0.2775]
+    >>> wilson_interval(0, 7)[0], wilson_interval(7, 7)[1]
+    (0.0, 1.0)
     """
     if not 0 <= successes <= trials:
         raise ValueError(f"successes must lie in 0..trials, got successes={successes!r}, trials={trials!r}")
@@ -124,7 +128,8 @@ def wilson_interval(successes: int, trials: int, level: float = LEVEL) -> tuple[
     denom = 1 + z * z / n
     center = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(center - half, 0.0), min(center + half, 1.0)
+    # inside [0, 1] and around p: at k = 0 (k = n) rounding leaves center - half a few 1e-17 above 0 (below 1)
+    return min(max(center - half, 0.0), p), max(min(center + half, 1.0), p)
 
 
 def log_interval(values, level: float = LEVEL) -> tuple[float, float, float]:

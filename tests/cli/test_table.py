@@ -61,7 +61,7 @@ def test_remedies_effects(capsys, smoke_runs):
     for cells, (_, row) in zip(md[1:], effects.iterrows()):
         if pd.notna(row["middle_lo"]):
             assert cells[2] == _ci(row["middle"], row["middle_lo"], row["middle_hi"], "+.3f")
-            assert cells[4] == f"{row['step0_ratio']:.3f}"
+            assert cells[4] == f"{row['step0_ratio']:.3g}"
 
 
 def test_step0_claims(capsys, smoke_runs):

@@ -40,23 +40,18 @@ def test_log10_values_sit_on_linear_axes_and_log_axes_hold_raw_counts(figures):
                 assert scale == "linear", (name, label)
             if scale != "linear":
                 assert "log_{10}" not in label and "$H$" in label, (name, label)  # only the depth is on log axes
-        for image in ax.collections:
-            assert not isinstance(image.norm, (LogNorm, SymLogNorm)), name
+        for image in ax.collections:  # fig4's colour is the log of the log (its own test below)
+            assert name == "fig4_peak_to_trough" or not isinstance(image.norm, (LogNorm, SymLogNorm)), name
 
 
 def test_heatmap_colours_are_log10_values_from_the_table(tables, figures):
-    """Linear colour in decades (log10 of the ratio on a linear norm from 0), ticks 10^k at whole decades,
-    and each cell's value written in it (10^v, two decimals, read back against results.csv)."""
-    from matplotlib.colors import Normalize
-
+    """The mesh holds log10(ratio) from results.csv; the colour is a log scale of those decades from the
+    smallest to the largest shown (the log of the log), colour-bar ticks 10^t inside it; each cell's value
+    written in it where it fits (10^v, two decimals or whole decades, read back against results.csv)."""
     fig = figures["fig4_peak_to_trough"]
     heat, bar = fig.axes
-    assert "decades" in bar.get_ylabel()
+    assert "decades" in bar.get_ylabel() and any("log of the log" in t.get_text() for t in heat.texts)
     norm = heat.collections[0].norm
-    assert type(norm) is Normalize and norm.vmin == 0 and float(norm.vmax).is_integer()
-    ticks = bar.get_yticks()
-    assert np.allclose(ticks, np.round(ticks)) and ticks[0] == 0
-    assert [t.get_text() for t in bar.get_yticklabels()] == [f"$10^{{{int(t)}}}$" for t in ticks]
     rows = tables["results"]
     rows = rows[(rows["schedule"] == "constant") & ~rows["continuum"]]
     values = heat.collections[0].get_array()
@@ -65,9 +60,42 @@ def test_heatmap_colours_are_log10_values_from_the_table(tables, figures):
     shown = ~np.ma.getmaskarray(values).reshape(expected.shape)
     assert np.array_equal(shown, np.isfinite(expected) & (expected > 0))
     assert np.allclose(np.ma.getdata(values).reshape(expected.shape)[shown], expected[shown], rtol=0, atol=0)
-    assert norm.vmax >= expected[shown].max()
-    written = sorted(float(t.get_text()[5:-2]) for t in heat.texts if t.get_text().startswith("$10^{"))
-    assert np.allclose(written, sorted(np.round(expected[shown], 2)), atol=0.006)
+    assert isinstance(norm, LogNorm) and norm.vmin == expected[shown].min() and norm.vmax == expected[shown].max()
+    ticks = bar.get_yticks()
+    assert len(ticks) >= 2 and all(norm.vmin <= t <= norm.vmax for t in ticks)
+    assert [t.get_text() for t in bar.get_yticklabels()] == [f"$10^{{{t:g}}}$" for t in ticks]
+    centres = np.sqrt(pds._edges(np.asarray(CFG.depths, float))[:-1] * pds._edges(np.asarray(CFG.depths, float))[1:])
+    written = [t for t in heat.texts if t.get_text().startswith("$10^{")]  # the cells (the caption starts otherwise)
+    assert len(written) == shown.sum()  # six wide columns: every value fits
+    for text in written:
+        x, y = text.get_position()
+        cell = expected[int(y), int(np.argmin(np.abs(np.log(centres / x))))]
+        digits = text.get_text()[5:-2]
+        assert float(digits) == round(cell, 2 if "." in digits else 0), (text.get_text(), cell)
+
+
+def test_heatmap_writes_values_only_where_they_fit():
+    """At the main job's size (66 depths on a log axis) the narrow cells carry no text, and every text
+    written fits inside its cell (the rendered box against the cell's box)."""
+    from full_size_tables import depth_sweep_tables
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = pds.peak_to_trough_heatmap(depth_sweep_tables()["results"])
+    FigureCanvasAgg(fig).draw()
+    heat = fig.axes[0]
+    texts = [t for t in heat.texts if t.get_text() and "log of the log" not in t.get_text()]  # the cells
+    assert 5 <= len(texts) < 5 * 66 / 2  # some cells are written, most narrow ones are not
+    depths = np.array(sorted(set(pds._constant(depth_sweep_tables()["results"], False)["depth"])), float)
+    edges = pds._edges(depths)
+    renderer = fig.canvas.get_renderer()
+    for text in texts:
+        x, y = text.get_position()
+        k = int(np.searchsorted(edges, x)) - 1
+        (x0, y0), (x1, y1) = heat.transData.transform([(edges[k], int(y)), (edges[k + 1], int(y) + 1)])
+        box = text.get_window_extent(renderer)
+        assert x0 <= box.x0 and box.x1 <= x1 and min(y0, y1) <= box.y0 and box.y1 <= max(y0, y1), text.get_text()
+    written_depths = {int(round(float(depths[int(np.searchsorted(edges, t.get_position()[0])) - 1]))) for t in texts}
+    assert not written_depths & set(range(16, 64))  # H = 16..63: cells narrower than any value
 
 
 def test_every_mark_has_a_legend_entry_and_omissions_are_stated(figures):

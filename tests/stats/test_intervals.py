@@ -31,6 +31,16 @@ def test_wilson_matches_scipy(k, n):
         intervals.wilson_interval(3, 2)
 
 
+def test_wilson_interval_holds_its_point_at_zero_and_all():
+    """k = 0 and k = n: rounding used to leave the lower end a few 1e-17 above an accuracy of 0 (and the upper
+    end below 1), which made the interval miss its own point and matplotlib refuse the error bar."""
+    for n in range(1, 300):
+        assert intervals.wilson_interval(0, n)[0] == 0.0 and intervals.wilson_interval(n, n)[1] == 1.0
+        for k in (1, n // 2, n - 1):
+            lo, hi = intervals.wilson_interval(k, n)
+            assert 0.0 <= lo <= k / n <= hi <= 1.0
+
+
 def test_t_interval_and_halfwidth_match_scipy():
     from scipy import stats
 

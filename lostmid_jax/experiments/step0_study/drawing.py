@@ -12,12 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...analysis.theory_variants import LABELS, VARIANTS
-
-
-def _err(err: np.ndarray) -> np.ndarray:
-    """Error-bar lengths from (point - lo, hi - point): NaN as 0, and 0 where a basic-bootstrap
-    interval does not contain its point estimate (the bar then starts at the point)."""
-    return np.maximum(np.where(np.isfinite(err), err, 0.0), 0.0)
+from ...plots.scales import error_lengths
 
 
 def _stem(preset: str) -> str:
@@ -52,8 +47,8 @@ def convergence_figure(tables, preset: str):
         label = _bin_label(g.iloc[0])
         for ax, name in ((ax_s, "spearman"), (ax_w, "wasserstein")):
             y = g[name].to_numpy(float)
-            err = np.vstack([y - g[f"{name}_lo"].to_numpy(float), g[f"{name}_hi"].to_numpy(float) - y])
-            ax.errorbar(n * (1 + 0.03 * i), y, yerr=_err(err), label=label, capsize=2, **kw)
+            ax.errorbar(n * (1 + 0.03 * i), y, yerr=error_lengths(y, g[f"{name}_lo"], g[f"{name}_hi"]), label=label,
+                        capsize=2, **kw)
         ceiling = g["ceiling"].to_numpy(float)
         ax_s.plot(n * (1 + 0.03 * i), ceiling, color=kw["color"], linestyle=":", linewidth=1.0,
                   label=f"noise ceiling, {label}")
@@ -135,12 +130,12 @@ def noise_figure(tables):
     for i, w in enumerate(widths):
         g = noise[noise["width"] == w].sort_values("seeds")
         y = g["rel_noise"].to_numpy(float)
-        err = np.vstack([y - g["rel_noise_lo"].to_numpy(float), g["rel_noise_hi"].to_numpy(float) - y])
-        ax_n.errorbar(g["seeds"], y, yerr=_err(err), label=rf"$D = {w}$", capsize=2, **style.series(i, len(widths)))
+        ax_n.errorbar(g["seeds"], y, yerr=error_lengths(y, g["rel_noise_lo"], g["rel_noise_hi"]), label=rf"$D = {w}$",
+                      capsize=2, **style.series(i, len(widths)))
     one = noise[noise["seeds"] == 1].sort_values("width")
     y = one["rel_noise"].to_numpy(float)
-    err = np.vstack([y - one["rel_noise_lo"].to_numpy(float), one["rel_noise_hi"].to_numpy(float) - y])
-    ax_w.errorbar(one["width"], y, yerr=_err(err), capsize=2, label="one seed", **style.series(0, 1))
+    ax_w.errorbar(one["width"], y, yerr=error_lengths(y, one["rel_noise_lo"], one["rel_noise_hi"]), capsize=2,
+                  label="one seed", **style.series(0, 1))
     if len(one) >= 2:
         ref = y[0] * (one["width"].to_numpy(float) / float(one["width"].iloc[0])) ** -0.5
         ax_w.plot(one["width"], ref, color="black", linewidth=0.8, label=r"$\propto D^{-1/2}$")
