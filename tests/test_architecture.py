@@ -288,14 +288,21 @@ def _has_logic(path: pathlib.Path) -> bool:
 
 
 def mirrored_tests(path: pathlib.Path) -> tuple[pathlib.Path, ...]:
-    """Where the test file of library module ``path`` may be: tests/<package>/test_<module>.py (a leading
-    underscore dropped); a package's __init__ is tested as tests/<parent>/test_<package>.py or
-    tests/<parent>/<package>/test_<package>.py."""
+    """Where the test file of library module ``path`` = lostmid_jax/<dirs>/<module>.py may be:
+    tests/<dirs>/test_<module>.py, with the innermost package's name prefixed (tests/nn/test_nn_config.py:
+    basenames are unique in tests/, tests/conftest.py) or folded in (tests/kernels/test_fused_cpu_build.py
+    for kernels/fused_cpu/build.py); a leading underscore is dropped. A package's __init__ is tested as
+    the module named after the package, in its parent's folder or its own."""
     rel = path.relative_to(ROOT)
     if rel.name == "__init__.py":
         name = f"test_{rel.parent.name.lstrip('_')}.py"
         return TESTS / rel.parent.parent / name, TESTS / rel.parent / name
-    return (TESTS / rel.parent / f"test_{rel.stem.lstrip('_')}.py",)
+    folder, module = rel.parent, rel.stem.lstrip("_")
+    out = [TESTS / folder / f"test_{module}.py"]
+    if folder.name:
+        out += [TESTS / folder / f"test_{folder.name}_{module}.py",
+                TESTS / folder.parent / f"test_{folder.name}_{module}.py"]
+    return tuple(out)
 
 
 def mirrored_share() -> tuple[float, list[str]]:
@@ -303,6 +310,14 @@ def mirrored_share() -> tuple[float, list[str]]:
     modules = [p for p in sorted(ROOT.rglob("*.py")) if p != ROOT / "__init__.py" and _has_logic(p)]
     lacking = [str(p.relative_to(ROOT.parent)) for p in modules if not any(t.is_file() for t in mirrored_tests(p))]
     return 1 - len(lacking) / len(modules), lacking
+
+
+def test_test_file_names_are_unique():
+    """Test files are imported by their basename (tests/conftest.py): one name, one file."""
+    seen: dict[str, list[str]] = {}
+    for path in TESTS.rglob("test_*.py"):
+        seen.setdefault(path.name, []).append(str(path.relative_to(TESTS)))
+    assert not {name: paths for name, paths in seen.items() if len(paths) > 1}
 
 
 def test_mirrored_test_share():
