@@ -12,7 +12,6 @@ import pytest
 
 from lostmid_jax.experiments import EXPERIMENTS, load, script
 from lostmid_jax.experiments.arguments import add_flags, flag_name, flags, given_values, parse_assignment
-from lostmid_jax.runs.config import nested_class
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -102,39 +101,6 @@ def test_every_command_gives_each_option_string_one_field(name):
     assert all(len(d) == 1 for d in dests.values())
     for flag in flag_list:
         assert flag.options[0] == flag_name(flag.path)
-
-
-def test_train_keeps_every_flag_of_earlier_releases():
-    """`lostmid train` took each nested field's leaf name; every one still sets the same field (a value that
-    round-trips through the field's parser), listed only for the alias table's short names."""
-    from lostmid_jax.runs.config import field_types
-
-    def leaves(cls, prefix=""):
-        hints = field_types(cls)
-        for field in dataclasses.fields(cls):
-            inner = nested_class(hints[field.name])
-            yield from leaves(inner, prefix + field.name + ".") if inner else [(field.name, prefix + field.name)]
-
-    exp = load("micro_training")
-    parser, flag_list = _command_parser("micro_training")
-    by_path = {f.path: f for f in flag_list}
-    text = parser.format_help()
-    counts = collections.Counter(leaf for leaf, _ in leaves(exp.Config))
-    old = [(leaf, path) for leaf, path in leaves(exp.Config) if counts[leaf] == 1 and "." in path and path in by_path]
-    assert len(old) >= 70
-    for leaf, path in old:
-        option = "--" + leaf.replace("_", "-")
-        action = parser._option_string_actions[option]
-        assert action.dest == path, option
-        listed = option in by_path[path].options
-        assert listed == (f", {option}" in text), option
-    assert "--kind" not in text and "--factor" not in text and "--init " not in text
-    rope = ["--position", "rope", "--kind", "linear", "--factor", "4"]
-    dotted = ["--base.model.position", "rope", "--base.model.rope-scaling.kind", "linear",
-              "--base.model.rope-scaling.factor", "4"]
-    assert given_values(parser.parse_args(rope), flag_list) == given_values(parser.parse_args(dotted), flag_list) \
-        == {"base.model.position": "rope", "base.model.rope_scaling.kind": "linear",
-            "base.model.rope_scaling.factor": 4.0}
 
 
 def test_a_train_config_json_loads_under_old_and_dotted_flags(tmp_path):
