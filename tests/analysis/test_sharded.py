@@ -5,7 +5,6 @@ import jax.numpy as jnp
 import numpy as np
 from flax import nnx
 
-from lostmid_jax.analysis.jacobian import cotangent_sq_norms
 from lostmid_jax.analysis.request import ProfileRequest
 from lostmid_jax.analysis.sharded import sq_norms
 from lostmid_jax.nn import Decoder, preset
@@ -21,7 +20,5 @@ def test_mesh_and_plain_routes_agree_row_by_row():
     mesh_request = ProfileRequest(length=4, position=-1, split=True, mesh=make_mesh(1))
     plain = sq_norms(graphdef, state, x, cots, request=plain_request, chunk=2)
     meshed = sq_norms(graphdef, state, x, cots, request=mesh_request, chunk=2)
-    direct = cotangent_sq_norms(graphdef, state, x, cots, position=3, split=True, chunk=2,
-                                execution=plain_request.execution)
-    assert isinstance(plain, np.ndarray) and plain.shape == (3, 3, 4)
-    assert np.allclose(plain, direct, rtol=1e-12, atol=0) and np.allclose(meshed, plain, rtol=1e-12, atol=0)
+    assert isinstance(plain, np.ndarray) and isinstance(meshed, np.ndarray) and plain.shape == meshed.shape == (3, 3, 4)
+    assert np.allclose(meshed, plain, rtol=1e-12, atol=0) and np.all(plain[:, 0] > 0)
