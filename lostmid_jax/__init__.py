@@ -4,8 +4,8 @@ The exact Step-0 theory (Cesàro matrices, influence rows; Chowdhury, "Lost
 in the Middle at Birth", arXiv:2603.10123) and Jacobian measurements of
 decoder stacks, side by side.
 
-Subpackages (data flows one way: theory <- analysis -> nn; train uses nn and
-analysis; experiments use everything below them):
+Packages and top-level modules (every one; tests/test_architecture.py checks
+this list, the layers and the commands below against the source):
     masks        one class per attention mask / Step-0 prior (causal,
                  bidirectional, window, sinks, chunks/documents, prefix-LM,
                  ALiBi, content), owning its rule, row operator and cost;
@@ -14,28 +14,41 @@ analysis; experiments use everything below them):
                  rows in every arithmetic through the priors' structured
                  operators, continuum densities, the middle of a profile.
                  jax only for backend="jax".
-    nn           Flax NNX decoder stacks: an architecture-only DecoderConfig,
-                 layers, presets, Hugging Face import/export; execution
-                 options are passed at call time.
     stats        statistics of measured profiles (numpy, scipy; no jax):
                  profile metrics, agreement with 95% CIs and the noise
                  ceiling, held-out scoring, intervals.
+    plots        figures that return a matplotlib Figure and accept ax=.
+    runs         run directories: claiming one, atomic writes, config.json,
+                 CSV files, load_run, plot and report.
+    io, results, report   aliases of runs for one release.
+    kernels      the fused CPU attention kernel, compiled only when a run
+                 selects it.
+    nn           Flax NNX decoder stacks: an architecture-only DecoderConfig,
+                 layers, presets, Hugging Face import/export; execution
+                 options are passed at call time.
+    parallel     meshes, work spread over devices and hosts.
     analysis     what we measure on a model: influence profiles (request ->
                  memory plan -> engine -> estimate), pathways, attention
                  strength, prior_for (a model's theory prior).
+    probes       what practitioners measure on a trained model:
+                 position-controlled retrieval, remedies, its tokenizer.
     train        synthetic tasks, optimizer steps, checkpoints, snapshots.
-    experiments  one module per experiment (depth_sweep, counterfactuals,
-                 step0, pretrained_vs_init, micro_training): a frozen config,
+    experiments  one module or package per experiment (depth_sweep,
+                 counterfactuals, step0, step0_study, pretrained_vs_init,
+                 micro_training, remedies, diagnose): a frozen config,
                  run(cfg, run_dir) -> result, records, verdict, figures.
-    parallel     meshes, work spread over devices and hosts.
-    kernels      the fused CPU attention kernel, compiled only when a run
-                 selects it.
-    runs         run directories: claiming one, atomic writes, config.json,
-                 CSV files, load_run, plot and report (io, results and
-                 report are aliases of it for one release).
-    plots        figures that return a matplotlib Figure and accept ax=.
     cli          the ``lostmid`` command, a thin adapter over the experiments.
+    resources    the work and memory limits checked before any work.
+    compile_cache  JAX's persistent compilation cache of the commands.
     validation   argument checks: a ValueError naming the argument and range.
+    _lazy        lazy package attributes (importing a package loads no jax).
+
+Layers, top to bottom: each imports only the groups to its right (">"):
+    cli > experiments > train > probes > analysis > nn > kernels > io, results, report > runs
+    > plots > stats > theory > masks > resources > validation, compile_cache, parallel, _lazy
+
+Commands (``lostmid --help``): lostmid theory | sweep | counterfactuals | step0 |
+step0-study | compare | train | remedies | diagnose | rerun | plot | report.
 
 Glossary of axis letters and names (used in every docstring and shape):
     L    positions; 1-based j = 1..L in formulas (array index j - 1),

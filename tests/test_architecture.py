@@ -3,19 +3,30 @@
 - no import circle among lostmid_jax's packages (package level: lostmid_jax.<first part>; relative and
   absolute imports, including function-local ones);
 - no experiment module imports another experiment;
-- library code never switches float64 process-wide (``jax.config.update("jax_enable_x64", ...)``).
+- library code never switches float64 process-wide (``jax.config.update("jax_enable_x64", ...)``);
+- the written maps (the package docstring, the README's Layout section, the CLI docstring) list every
+  package and every registered subcommand, and their layer order holds for every import;
+- the share of library modules with logic that have a test file at the mirrored path
+  (tests/<package>/test_<module>.py), printed and kept above a floor.
 
-``python tests/test_architecture.py`` prints the package-level edges and any circles.
+The graph is read from the source; only the subcommands come from the live registry
+(lostmid_jax.cli, which imports no jax). ``python tests/test_architecture.py`` prints the
+package-level edges, any circles, and the mirrored-test share with the modules that lack one.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import pathlib
+import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "lostmid_jax"
+TESTS = ROOT.parent / "tests"
+README = ROOT.parent / "README.md"
 PACKAGE = "lostmid_jax"
+MIRRORED_FLOOR = 0.75  # 80% (138 of 172) when set; slack for modules landing from concurrent branches
 
 # Package-level edges that still close a circle in an area another move owns, each with its reason, to be
 # removed when that move lands (none left: kernels <-> nn closed when MaskSpec moved to masks/).
@@ -64,8 +75,9 @@ def _node(module: str) -> str:
     return ".".join(module.split(".")[:2])
 
 
+@functools.cache
 def module_graph() -> dict[str, set[str]]:
-    """{module: lostmid_jax modules it imports}."""
+    """{module: lostmid_jax modules it imports} (read once per session; do not change it)."""
     known = _modules()
     return {name: _imported(name, path, known) for name, path in known.items()}
 
@@ -185,6 +197,135 @@ def test_the_graph_sees_relative_absolute_and_local_imports():
     assert "lostmid_jax.plots.style" in graph["lostmid_jax.runs.plot"]  # function-local from ..plots import style
 
 
+def top_level_nodes() -> set[str]:
+    """lostmid_jax's packages and top-level modules, read from the tree (the nodes of :func:`package_edges`)."""
+    return {p.name for p in ROOT.iterdir() if (p / "__init__.py").is_file()} | \
+        {p.stem for p in ROOT.glob("*.py") if p.name != "__init__.py"}
+
+
+def _package_doc() -> str:
+    return ast.get_docstring(ast.parse((ROOT / "__init__.py").read_text())) or ""
+
+
+def _cli_doc() -> str:
+    return ast.get_docstring(ast.parse((ROOT / "cli" / "__init__.py").read_text())) or ""
+
+
+def _readme_layout() -> str:
+    text = README.read_text()
+    start = text.index("\n## Layout")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end > 0 else None]
+
+
+def written_layers(text: str) -> list[set[str]]:
+    """The groups of the "Layers, top to bottom" block of ``text``: its indented lines, split at ">" then ","."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith("Layers, top to bottom"))
+    block = []
+    for line in lines[start + 1:]:
+        if line.startswith("    ") and line.strip():
+            block.append(line.strip())
+        elif block or line.strip():
+            break
+    return [{name.strip() for name in group.split(",")} for group in " ".join(block).split(">")]
+
+
+def written_commands(text: str) -> set[str]:
+    """The subcommands named in ``text`` as "lostmid NAME" or "lostmid A | B | ..." (across line breaks)."""
+    found = set()
+    for match in re.finditer(r"lostmid ([a-z][\w-]*(?:\s*\|\s*[a-z][\w-]*)*)", text):
+        found.update(name.strip() for name in match.group(1).split("|"))
+    return found
+
+
+def registered_commands() -> set[str]:
+    """The subcommands `lostmid` registers now (lostmid_jax.cli; no jax is imported)."""
+    from lostmid_jax.cli import _commands
+
+    return set(_commands())
+
+
+def test_the_written_layers_hold_for_every_import():
+    """One layer order, the same in the package docstring and the README, naming each package once; every
+    import points to a later group (an import of the root facade, for __version__, is exempt)."""
+    layers = written_layers(_package_doc())
+    assert layers == written_layers(_readme_layout())
+    names = [name for group in layers for name in group]
+    assert sorted(names) == sorted(top_level_nodes()), "the layers must name every package and top-level module once"
+    rank = {f"{PACKAGE}.{name}": i for i, group in enumerate(layers) for name in group}
+    upward = [f"{a} -> {b}: {'; '.join(sources)}" for (a, b), sources in sorted(package_edges().items())
+              if b != PACKAGE and rank[a] >= rank[b]]
+    assert not upward, "imports against the written layers:\n" + "\n".join(upward)
+
+
+def test_the_maps_list_every_package():
+    doc = _package_doc()
+    block = doc[doc.index("Packages and top-level modules"):doc.index("Layers, top to bottom")]
+    described = {name.strip() for match in re.finditer(r"^ {4}(\w[\w, ]*?)\s{2,}\S", block, re.M)
+                 for name in match.group(1).split(",")}
+    assert described == top_level_nodes()
+    layout = _readme_layout()
+    missing = [name for name in sorted(top_level_nodes())
+               if f"{PACKAGE}/{name}/" not in layout and f"{name}.py" not in layout]
+    assert not missing, f"README's Layout section lacks {missing}"
+
+
+def test_the_maps_list_every_subcommand():
+    commands = registered_commands()
+    assert {"theory", "sweep", "train", "rerun", "plot", "report"} <= commands
+    for where, text in (("lostmid_jax/__init__.py", _package_doc()), ("README.md Layout", _readme_layout()),
+                        ("lostmid_jax/cli/__init__.py", _cli_doc())):
+        assert written_commands(text) == commands, where
+
+
+def _has_logic(path: pathlib.Path) -> bool:
+    """A module that defines a function or method (not an alias, not constants or dataclass fields only)."""
+    tree = ast.parse(path.read_text())
+    if (ast.get_docstring(tree) or "").startswith("Alias"):
+        return False
+    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) for node in ast.walk(tree))
+
+
+def mirrored_tests(path: pathlib.Path) -> tuple[pathlib.Path, ...]:
+    """Where the test file of library module ``path`` = lostmid_jax/<dirs>/<module>.py may be:
+    tests/<dirs>/test_<module>.py, with the innermost package's name prefixed (tests/nn/test_nn_config.py:
+    basenames are unique in tests/, tests/conftest.py) or folded in (tests/kernels/test_fused_cpu_build.py
+    for kernels/fused_cpu/build.py); a leading underscore is dropped. A package's __init__ is tested as
+    the module named after the package, in its parent's folder or its own."""
+    rel = path.relative_to(ROOT)
+    if rel.name == "__init__.py":
+        name = f"test_{rel.parent.name.lstrip('_')}.py"
+        return TESTS / rel.parent.parent / name, TESTS / rel.parent / name
+    folder, module = rel.parent, rel.stem.lstrip("_")
+    out = [TESTS / folder / f"test_{module}.py"]
+    if folder.name:
+        out += [TESTS / folder / f"test_{folder.name}_{module}.py",
+                TESTS / folder.parent / f"test_{folder.name}_{module}.py"]
+    return tuple(out)
+
+
+def mirrored_share() -> tuple[float, list[str]]:
+    """(share of library modules with logic that have a mirrored test file, those that have none)."""
+    modules = [p for p in sorted(ROOT.rglob("*.py")) if p != ROOT / "__init__.py" and _has_logic(p)]
+    lacking = [str(p.relative_to(ROOT.parent)) for p in modules if not any(t.is_file() for t in mirrored_tests(p))]
+    return 1 - len(lacking) / len(modules), lacking
+
+
+def test_test_file_names_are_unique():
+    """Test files are imported by their basename (tests/conftest.py): one name, one file."""
+    seen: dict[str, list[str]] = {}
+    for path in TESTS.rglob("test_*.py"):
+        seen.setdefault(path.name, []).append(str(path.relative_to(TESTS)))
+    assert not {name: paths for name, paths in seen.items() if len(paths) > 1}
+
+
+def test_mirrored_test_share():
+    share, lacking = mirrored_share()
+    print(f"modules with logic that have a mirrored test file: {share:.0%} ({len(lacking)} lack one)")
+    assert share >= MIRRORED_FLOOR, f"{share:.0%} < {MIRRORED_FLOOR:.0%}; without one: {lacking}"
+
+
 def main() -> int:
     edges = package_edges()
     print("package-level edges (importer -> imported: modules):")
@@ -197,6 +338,11 @@ def main() -> int:
         for (a, b), sources in sorted(edges.items()):
             if a in c and b in c:
                 print("    " + "; ".join(sources))
+    share, lacking = mirrored_share()
+    print(f"modules with logic that have a mirrored test file (tests/<package>/test_<module>.py): {share:.0%}; "
+          f"{len(lacking)} lack one:")
+    for name in lacking:
+        print("  " + name)
     return 0
 
 

@@ -2,14 +2,21 @@
 
     lostmid --help | --version
     lostmid theory ...           the exact profile summary for one (L, H, a)   (cli/theory.py)
-    lostmid sweep|counterfactuals|step0|compare|train [flags]                  (lostmid_jax.experiments)
+    lostmid sweep | counterfactuals | step0 | step0-study | compare | train | remedies | diagnose [flags]
+                                 one experiment each (lostmid_jax.experiments.EXPERIMENTS)
     lostmid rerun RUN_DIR [--set key=value ...]
     lostmid plot RUN_DIR [--format png,pdf,svg] [--out DIR]   redraw the figures from the files (cli/plot.py)
     lostmid report RUN_DIR [--out FILE]          one self-contained HTML page of a run (cli/report.py)
     lostmid table RUN_DIR [--format md|tex|csv]  a run's main table, ready to paste (cli/table.py)
 
+This package is the top layer: it imports the experiments, runs and theory, and
+nothing imports it (the layers: the package docstring of lostmid_jax; the list
+of subcommands above is checked against the registered ones by
+tests/test_architecture.py).
+
 Each experiment subcommand's flags are generated from its config dataclass
-(:mod:`lostmid_jax.experiments.arguments`). Nothing heavy is imported until a
+(:mod:`lostmid_jax.experiments.arguments`: a nested field's flag is its dotted
+path, short names come from the experiment's alias table). Nothing heavy is imported until a
 subcommand runs: only that subcommand's config module is loaded to build its
 parser, so ``lostmid --help`` and ``lostmid SUB --help`` answer at once.
 """

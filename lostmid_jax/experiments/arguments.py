@@ -1,9 +1,13 @@
 """Command-line flags generated from an experiment's config dataclass.
 
-One flag per field, named after it (``power_b`` -> ``--power-b``); fields of a
-nested config (e.g. ``base.model.width``) get their leaf name when it is
-unique in the tree, else the dotted path (``--base.seed``). The value syntax
-follows the field's type:
+One flag per field, named by its dotted path in the nesting with dashes for
+underscores (``power_b`` -> ``--power-b``, ``base.model.rope_scaling.kind`` ->
+``--base.model.rope-scaling.kind``), so a field added anywhere never renames
+another's flag. Short names come only from an experiment's explicit tables:
+``CLI_ALIASES`` ({short name: path}, listed in --help) and ``CLI_LEGACY``
+(spellings of earlier releases, accepted but not listed). A name that two
+fields, or an alias and a field, would share is refused when the flags are
+built. The value syntax follows the field's type:
 
     int, float, str        --length 256        --band 0.1      --method exact
     X | None               --power-b none      (the word "none" is None)
@@ -37,9 +41,10 @@ class Flag:
     """One generated flag: its dotted field path, option strings and value parser."""
 
     path: str
-    options: tuple[str, ...]
+    options: tuple[str, ...]  # listed in --help: the dotted flag, then its aliases
     parse: typing.Callable[[str], object] | None  # None: a bool flag
     annotation: object
+    legacy: tuple[str, ...] = ()  # accepted, not listed: spellings of earlier releases
 
 
 def field_docs(cls) -> dict[str, str]:
@@ -140,8 +145,13 @@ def _is_bool(annotation) -> bool:
     return members == [bool]
 
 
-def flags(cls, *, aliases: dict[str, str] | None = None, hidden: frozenset[str] = frozenset()) -> list[Flag]:
-    """The flags of config class ``cls`` (nested configs flattened), plus ``aliases`` {old flag name: path}."""
+def flag_name(path: str) -> str:
+    """The flag of dotted field ``path``: 'base.model.rope_scaling.kind' -> '--base.model.rope-scaling.kind'."""
+    return "--" + path.replace("_", "-")
+
+
+def _leaves(cls, hidden) -> list[tuple[str, object]]:
+    """[(dotted path, annotation)] of the non-config fields of ``cls``, nested configs walked, ``hidden`` left out."""
     leaves = []
 
     def walk(klass, prefix):
@@ -155,18 +165,39 @@ def flags(cls, *, aliases: dict[str, str] | None = None, hidden: frozenset[str] 
                 leaves.append((path, hints[field.name]))
 
     walk(cls, "")
-    counts: dict[str, int] = {}
-    for path, _ in leaves:
-        counts[path.rsplit(".", 1)[-1]] = counts.get(path.rsplit(".", 1)[-1], 0) + 1
-    by_path = {}
-    for path, annotation in leaves:
-        leaf = path.rsplit(".", 1)[-1]
-        name = leaf if counts[leaf] == 1 else path
-        options = ("--" + name.replace("_", "-"),)
-        by_path[path] = Flag(path, options, None if _is_bool(annotation) else value_parser(annotation), annotation)
-    for alias, path in (aliases or {}).items():
-        flag = by_path[path]
-        by_path[path] = dataclasses.replace(flag, options=flag.options + ("--" + alias,))
+    return leaves
+
+
+def flags(cls, *, aliases: dict[str, str] | None = None, legacy: dict[str, str] | None = None,
+          hidden: frozenset[str] = frozenset(), reserved: frozenset[str] = frozenset()) -> list[Flag]:
+    """The flags of config class ``cls`` (nested configs flattened into dotted paths).
+
+    ``aliases`` / ``legacy``: {short name: dotted path} (listed / accepted only); ``reserved``: option
+    strings taken by the command's other arguments (``--out``). ValueError when one option string would
+    name two fields, or an alias names a path that is no flag."""
+    by_path = {path: Flag(path, (flag_name(path),), None if _is_bool(annotation) else value_parser(annotation),
+                          annotation) for path, annotation in _leaves(cls, hidden)}
+    owner = {option: "the command's own argument" for option in reserved}
+
+    def claim(option: str, who: str):
+        if option in owner:
+            raise ValueError(f"flag {option} of {cls.__qualname__} would name both {owner[option]} and {who}")
+        owner[option] = who
+
+    for path in by_path:
+        claim(flag_name(path), f"field {path}")
+    for table, slot in ((aliases, "options"), (legacy, "legacy")):
+        for name, path in (table or {}).items():
+            if path not in by_path:
+                raise ValueError(f"flag alias --{name} of {cls.__qualname__} names {path!r}, which is no flag; "
+                                 f"fields: {sorted(by_path)}")
+            option = "--" + name.replace("_", "-")
+            claim(option, f"field {path} (alias)")
+            flag = by_path[path]
+            by_path[path] = dataclasses.replace(flag, **{slot: getattr(flag, slot) + (option,)})
+    for flag in by_path.values():  # a bool flag also takes --no-<name>
+        for option in flag.options + flag.legacy if flag.parse is None else ():
+            claim("--no-" + option[2:], f"field {flag.path} (negated)")
     return list(by_path.values())
 
 
@@ -197,12 +228,14 @@ def _show(value) -> str:
     return "none" if value is None else str(value)
 
 
-def add_flags(parser: argparse.ArgumentParser, cls, *, aliases=None, hidden=frozenset(),
-              smoke: dict | None = None, choices: dict | None = None) -> list[Flag]:
+def add_flags(parser: argparse.ArgumentParser, cls, *, aliases=None, legacy=None, hidden=frozenset(),
+              reserved=frozenset(), smoke: dict | None = None, choices: dict | None = None) -> list[Flag]:
     """Add one flag per field of ``cls`` to ``parser`` (dest = dotted path; absent flags are not set).
 
-    ``choices``: {dotted path: the values a field accepts}, listed in its help ("choices: a, b, c")."""
-    out = flags(cls, aliases=aliases, hidden=hidden)
+    ``choices``: {dotted path: the values a field accepts}, listed in its help ("choices: a, b, c");
+    ``legacy`` spellings parse into the same field and stay out of the help."""
+    taken = {option for action in parser._actions for option in action.option_strings}
+    out = flags(cls, aliases=aliases, legacy=legacy, hidden=hidden, reserved=frozenset(reserved) | taken)
     group = parser.add_argument_group("experiment configuration (fields of "
                                       f"{cls.__module__}.{cls.__qualname__})")
     for flag in out:
@@ -215,12 +248,15 @@ def add_flags(parser: argparse.ArgumentParser, cls, *, aliases=None, hidden=froz
         if smoke and flag.path in smoke:
             help_text += f"; --smoke: {_show(smoke[flag.path])}"
         help_text += ")"
-        if flag.parse is None:
-            group.add_argument(*flag.options, dest=flag.path, action=argparse.BooleanOptionalAction,
-                               default=argparse.SUPPRESS, help=help_text)
-        else:
-            group.add_argument(*flag.options, dest=flag.path, type=str, default=argparse.SUPPRESS,
-                               metavar=flag.path.rsplit(".", 1)[-1].upper(), help=help_text)
+        for options, text in ((flag.options, help_text), (flag.legacy, argparse.SUPPRESS)):
+            if not options:
+                continue
+            if flag.parse is None:
+                group.add_argument(*options, dest=flag.path, action=argparse.BooleanOptionalAction,
+                                   default=argparse.SUPPRESS, help=text)
+            else:
+                group.add_argument(*options, dest=flag.path, type=str, default=argparse.SUPPRESS,
+                                   metavar=flag.path.rsplit(".", 1)[-1].upper(), help=text)
     return out
 
 
@@ -248,7 +284,7 @@ def parse_assignment(text: str, flag_list: list[Flag]) -> tuple[str, object]:
         raise ValueError(f"--set expects key=value, got {text!r}")
     key = key.strip().lstrip("-")
     for flag in flag_list:
-        names = {flag.path} | {o.lstrip("-").replace("-", "_") for o in flag.options}
+        names = {flag.path} | {o.lstrip("-").replace("-", "_") for o in flag.options + flag.legacy}
         if key in names or key.replace("-", "_") in names:
             if flag.parse is None:
                 word = raw.strip().lower()

@@ -92,14 +92,21 @@ def add_compile_cache_argument(group) -> None:
                             f"{default_dir()}; {ENV_SWITCH}=0 turns it off for every run)")
 
 
+def run_options(exp) -> frozenset[str]:
+    """The option strings of the run arguments (--out, --smoke, ...): no config field may take one."""
+    scratch = argparse.ArgumentParser(add_help=False)
+    add_run_arguments(scratch, exp)
+    return frozenset(option for action in scratch._actions for option in action.option_strings)
+
+
 def build_parser(name: str, prog: str | None = None, parser: argparse.ArgumentParser | None = None):
     """(parser, flags) of experiment ``name``."""
     exp = load(name)
     if parser is None:
         parser = argparse.ArgumentParser(prog=prog or name, description=(exp.__doc__ or "").splitlines()[0])
     flag_list = add_flags(parser, exp.Config, aliases=getattr(exp, "CLI_ALIASES", None),
-                          hidden=getattr(exp, "CLI_HIDDEN", frozenset()), smoke=_smoke_paths(exp),
-                          choices=getattr(exp, "CLI_CHOICES", None))
+                          legacy=getattr(exp, "CLI_LEGACY", None), hidden=getattr(exp, "CLI_HIDDEN", frozenset()),
+                          reserved=run_options(exp), smoke=_smoke_paths(exp), choices=getattr(exp, "CLI_CHOICES", None))
     add_run_arguments(parser, exp)
     return parser, flag_list
 

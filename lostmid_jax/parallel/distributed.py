@@ -28,7 +28,7 @@ def _env_int(name: str, low: int, high: int | None = None) -> int:
     except ValueError:
         value = low - 1
     if value < low or (high is not None and value > high):
-        bound = f"[{low}, {high}]" if high is not None else f">= {low}"
+        bound = f"in [{low}, {high}]" if high is not None else f">= {low}"
         raise ValueError(f"{name} must be an int {bound}, got {raw!r}")
     return value
 

@@ -11,9 +11,8 @@ from lostmid_jax.analysis import ProfileRequest, influence_profile, pathway_prof
 from lostmid_jax.analysis.jacobian import cotangent_sq_norms
 from lostmid_jax.analysis.memory import block_bytes, plan_memory
 from lostmid_jax.nn import Decoder, preset
-from lostmid_jax.parallel import gather_to_process0, initialize_distributed, make_mesh, map_over_mesh
+from lostmid_jax.parallel import gather_to_process0, make_mesh, map_over_mesh
 
-DIST_ENV = ("JAX_COORDINATOR_ADDRESS", "JAX_NUM_PROCESSES", "JAX_PROCESS_ID", "SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE")
 
 
 @pytest.fixture(scope="module")
@@ -68,26 +67,6 @@ def test_memory_estimate_covers_xla_count(remat):
                        chunk=chunk)
     assert plan.chunk == chunk and plan.reason == "chunk"
     assert xla <= plan.estimate_bytes <= 3 * xla, (xla, plan)
-
-
-def test_initialize_distributed_reads_env(monkeypatch):
-    for name in DIST_ENV:
-        monkeypatch.delenv(name, raising=False)
-    assert initialize_distributed() is False  # a single process: no-op
-    monkeypatch.setenv("JAX_PROCESS_ID", "0")
-    with pytest.raises(ValueError, match="JAX_COORDINATOR_ADDRESS, JAX_NUM_PROCESSES must be set together"):
-        initialize_distributed()
-    monkeypatch.setenv("JAX_COORDINATOR_ADDRESS", "localhost:1234")
-    monkeypatch.setenv("JAX_NUM_PROCESSES", "0")
-    with pytest.raises(ValueError, match=r"JAX_NUM_PROCESSES must be an int >= 1, got '0'"):
-        initialize_distributed()
-    monkeypatch.setenv("JAX_NUM_PROCESSES", "2")
-    monkeypatch.setenv("JAX_PROCESS_ID", "2")
-    with pytest.raises(ValueError, match=r"JAX_PROCESS_ID must be an int \[0, 1\], got '2'"):
-        initialize_distributed()
-    monkeypatch.setenv("JAX_NUM_PROCESSES", "1")
-    monkeypatch.setenv("JAX_PROCESS_ID", "0")
-    assert initialize_distributed() is False  # one process described explicitly
 
 
 def test_map_over_mesh_and_gather_on_one_device():

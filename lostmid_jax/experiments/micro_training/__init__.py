@@ -25,13 +25,16 @@ from ...train.config import INTERVENTIONS, SMOKE as TRAIN_SMOKE, TrainConfig, in
 from ...stats.format import fmt_ci
 from ...validation import check_choice, check_int
 from ...runs.config import tuples_from_lists
+from .legacy_flags import LEGACY_FLAGS
 
 NAME = "micro_training"
 VERDICT_TITLE = "micro-training: the valley, the pathways and retrieval, mean [95% CI] over seeds"
 SMOKE_HELP = "one layer of width 16, 5 steps, 2 seeds, one intervention"
 RESUMABLE = True
 USES_DEVICES = True
-CLI_ALIASES = {"snapshots": "base.snapshot_steps"}
+CLI_ALIASES = {"task": "base.task", "steps": "base.steps", "depth": "base.model.depth", "width": "base.model.width",
+               "heads": "base.model.heads", "lr": "base.lr", "snapshots": "base.snapshot_steps"}
+CLI_LEGACY = LEGACY_FLAGS  # the leaf names of earlier releases (--kind, --init, ...): accepted, not listed
 CLI_HIDDEN = frozenset({"base.seed", "base.intervention"})
 _LOG = logging.getLogger(__name__)
 FILES = {variant: f"the '{variant}' training runs: seed<k>/ with train_config.json, metrics.jsonl, "

@@ -8,8 +8,9 @@ Families (config.json keys read, refused variants, tensor layout, each in one mo
 gpt2, qwen2, llama, mistral, qwen3 (Llama-style, Qwen2's tensor names), bloom,
 mpt (ALiBi, fused q/k/v). Shared: files (config.json and safetensors
 reading/writing), checkpoint (load_hf / save_hf), families (the registry:
-model_type / DecoderConfig -> family), common (helpers the families share),
-hub (hub ids in the local cache, offline-first).
+model_type / DecoderConfig -> family), keys (the allow-list: a config.json key
+no family names is refused unless at transformers' default), common (helpers
+the families share), hub (hub ids in the local cache, offline-first).
 Importing the package or a config module loads no jax; load_hf / save_hf do.
 """
 

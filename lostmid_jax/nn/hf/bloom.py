@@ -42,6 +42,14 @@ from .common import ALIBI_FIXED, FusedQKVLayout, alibi_config, alibi_mismatches,
 FAMILY = "bloom"
 PREFIX = "transformer."
 EMBEDDING = "word_embeddings.weight"
+HANDLED_KEYS = frozenset({"n_layer", "num_hidden_layers", "hidden_size", "n_embed", "n_head", "num_attention_heads",
+                          "layer_norm_epsilon", "vocab_size", "tie_word_embeddings", "initializer_range",
+                          "apply_residual_connection_post_layernorm", "slow_but_exact", "pretraining_tp",
+                          "n_inner"})
+# dropouts, and the Megatron-DeepSpeed training switches BLOOM's files carry (transformers reads none of them)
+IGNORED_KEYS = frozenset({"attention_dropout", "hidden_dropout", "attention_softmax_in_fp32", "bias_dropout_fusion",
+                          "masked_softmax_fusion", "offset_alibi", "skip_bias_add", "skip_bias_add_qkv",
+                          "seq_length"})
 # Fields a DecoderConfig must have to be exported as BLOOM.
 FIXED = dict(ALIBI_FIXED, norm_bias=True, embed_norm=True, mlp="gelu", qkv_bias=True, out_bias=True,
              mlp_bias=True)

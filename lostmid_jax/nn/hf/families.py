@@ -1,7 +1,9 @@
 """The family registry: a parsed config.json or a DecoderConfig -> its family module.
 
 Each family module (gpt2, qwen2, bloom, mpt, llama, mistral, qwen3) defines
-FAMILY, PREFIX (of its tensor names), config_from_hf(raw, param_dtype),
+FAMILY, PREFIX (of its tensor names), HANDLED_KEYS and IGNORED_KEYS (the
+config.json keys it reads and those it knowingly ignores: nn/hf/keys.py refuses
+any other at a non-default value), config_from_hf(raw, param_dtype),
 mismatches(cfg), config_to_hf(cfg), to_hf(p, depth, xp, heads=) and
 from_hf(t, paths, depth, xp, heads=).
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 from ..config import DecoderConfig
 from . import bloom, gpt2, llama, mistral, mpt, qwen2, qwen3
 from .common import check_types
+from .keys import check_keys
 
 MODULES = {m.FAMILY: m for m in (gpt2, qwen2, bloom, mpt, llama, mistral, qwen3)}
 FAMILIES = tuple(MODULES)
@@ -30,7 +33,9 @@ def config_from_hf(raw: dict, *, param_dtype: str = "float32") -> tuple[str, Dec
     """
     family = raw.get("model_type")
     if family in FAMILIES:
-        return family, MODULES[family].config_from_hf(check_types(raw), param_dtype)
+        module = MODULES[family]
+        check_keys(raw, family, module.HANDLED_KEYS, module.IGNORED_KEYS)
+        return family, module.config_from_hf(check_types(raw), param_dtype)
     raise ValueError(f"config.json model_type={family!r} is not supported (expected one of {FAMILIES})")
 
 

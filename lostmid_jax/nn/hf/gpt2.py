@@ -35,6 +35,14 @@ from .common import (B, fixed_mismatches, layers_from_hf, linear_to_hf, lm_head_
 FAMILY = "gpt2"
 PREFIX = "transformer."
 GELU_TANH = ("gelu_new", "gelu_pytorch_tanh", "gelu_fast")
+HANDLED_KEYS = frozenset({"n_layer", "n_embd", "n_head", "n_inner", "n_positions", "layer_norm_epsilon", "vocab_size",
+                          "activation_function", "initializer_range", "tie_word_embeddings", "scale_attn_weights",
+                          "scale_attn_by_inverse_layer_idx"})
+# dropouts; summary_*: the classifier head of GPT2DoubleHeadsModel; n_ctx: an old twin of n_positions that
+# transformers does not read; reorder_and_upcast_attn: the same attention computed in float32
+IGNORED_KEYS = frozenset({"attn_pdrop", "embd_pdrop", "resid_pdrop", "summary_activation", "summary_first_dropout",
+                          "summary_proj_to_labels", "summary_type", "summary_use_proj", "n_ctx",
+                          "reorder_and_upcast_attn"})
 # Fields a DecoderConfig must have to be exported as GPT-2.
 FIXED = dict(attention="softmax", mask="causal", position="learned", norm="layernorm",
              norm_bias=True, pre_norm=True, final_norm=True, mlp="gelu", qkv_bias=True,

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ..config import DecoderConfig
 from . import qwen2
-from .rope import ROPE_TYPES, mismatches as rope_mismatches, rope_from_hf, rope_parameters
+from .rope import ROPE_KEYS, ROPE_TYPES, mismatches as rope_mismatches, rope_from_hf, rope_parameters
 from .common import fixed_mismatches, head_dim, require
 
 FAMILY = "llama"
@@ -32,6 +32,13 @@ ARCHITECTURE = "LlamaForCausalLM"
 # transformers' defaults for keys a config.json may omit.
 DEFAULTS = dict(num_key_value_heads=None, head_dim=None, rms_norm_eps=1e-6, max_position_embeddings=2048,
                 tie_word_embeddings=False, attention_bias=False, mlp_bias=False)
+# config.json keys every Llama-style family reads (llama_style_config), and those each ignores.
+LLAMA_STYLE_KEYS = frozenset({"num_hidden_layers", "hidden_size", "num_attention_heads", "num_key_value_heads",
+                              "head_dim", "intermediate_size", "rms_norm_eps", "max_position_embeddings",
+                              "vocab_size", "tie_word_embeddings", "hidden_act", "initializer_range"}) | ROPE_KEYS
+HANDLED_KEYS = LLAMA_STYLE_KEYS | {"attention_bias", "mlp_bias"}
+# attention_dropout: training only; pretraining_tp: transformers 4 sliced the projections (the same function)
+IGNORED_KEYS = frozenset({"attention_dropout", "pretraining_tp"})
 # Fields every exported Llama / Mistral / Qwen3 config must have.
 FIXED = dict(attention="softmax", position="rope", norm="rmsnorm", pre_norm=True, final_norm=True,
              mlp="swiglu", residual=True, attn_mix=None, sinks=0)

@@ -20,6 +20,9 @@ ARCHITECTURE = "MistralForCausalLM"
 DEFAULTS = dict(num_key_value_heads=8, head_dim=None, rms_norm_eps=1e-6, max_position_embeddings=131072,
                 tie_word_embeddings=False, sliding_window=4096)
 
+HANDLED_KEYS = llama.LLAMA_STYLE_KEYS | {"sliding_window", "layer_types"}
+IGNORED_KEYS = frozenset({"attention_dropout"})  # training only
+
 to_hf = qwen2.to_hf
 from_hf = qwen2.from_hf
 

@@ -47,6 +47,13 @@ from .common import ALIBI_FIXED, FusedQKVLayout, alibi_config, alibi_mismatches,
 FAMILY = "mpt"
 PREFIX = "transformer."
 EMBEDDING = "wte.weight"
+HANDLED_KEYS = frozenset({"n_layers", "num_hidden_layers", "d_model", "hidden_size", "n_heads", "num_attention_heads",
+                          "expansion_ratio", "max_seq_len", "layer_norm_epsilon", "vocab_size", "tie_word_embeddings",
+                          "initializer_range", "attn_config", "no_bias", "logit_scale", "norm_type"})
+# dropouts; embedding_fraction (a gradient scale); learned_pos_emb (no table exists with ALiBi); the
+# initialization recipe and device; llm-foundry's logging and tokenizer entries
+IGNORED_KEYS = frozenset({"emb_pdrop", "resid_pdrop", "embedding_fraction", "learned_pos_emb", "init_device",
+                          "init_config", "verbose", "tokenizer_name"})
 # Fields a DecoderConfig must have to be exported as MPT.
 FIXED = dict(ALIBI_FIXED, norm_bias=False, embed_norm=False, mlp="gelu-exact", qkv_bias=False, out_bias=False,
              mlp_bias=False)

@@ -30,10 +30,16 @@ from __future__ import annotations
 from ..config import DecoderConfig
 from .common import (B, fixed_mismatches, head_dim, layers_from_hf, linear_to_hf, lm_head_to_hf, norm_to_hf,
                      require, stack)
-from .rope import mismatches as rope_mismatches, rope_from_hf, rope_parameters
+from .rope import ROPE_KEYS, mismatches as rope_mismatches, rope_from_hf, rope_parameters
 
 FAMILY = "qwen2"
 PREFIX = "model."
+HANDLED_KEYS = frozenset({"num_hidden_layers", "hidden_size", "num_attention_heads", "num_key_value_heads",
+                          "head_dim", "intermediate_size", "rms_norm_eps", "max_position_embeddings", "vocab_size",
+                          "tie_word_embeddings", "hidden_act", "initializer_range", "use_sliding_window"}) | ROPE_KEYS
+# attention_dropout: training only; sliding_window, max_window_layers, layer_types: in effect only with
+# use_sliding_window=true (refused)
+IGNORED_KEYS = frozenset({"attention_dropout", "sliding_window", "max_window_layers", "layer_types"})
 # Fields a DecoderConfig must have to be exported as Qwen2.
 FIXED = dict(attention="softmax", mask="causal", position="rope", norm="rmsnorm",
              pre_norm=True, final_norm=True, mlp="swiglu", qkv_bias=True, out_bias=False,

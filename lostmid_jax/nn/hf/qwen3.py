@@ -24,6 +24,9 @@ ARCHITECTURE = "Qwen3ForCausalLM"
 # transformers' defaults for keys a config.json may omit.
 DEFAULTS = dict(num_key_value_heads=32, head_dim=128, rms_norm_eps=1e-6, max_position_embeddings=32768,
                 tie_word_embeddings=False, attention_bias=False)
+HANDLED_KEYS = llama.LLAMA_STYLE_KEYS | {"attention_bias", "use_sliding_window", "layer_types"}
+# attention_dropout: training only; sliding_window, max_window_layers: used only with sliding layers (refused)
+IGNORED_KEYS = frozenset({"attention_dropout", "sliding_window", "max_window_layers"})
 QK_NORMS = {"self_attn.q_norm": ("attn", "q_norm"), "self_attn.k_norm": ("attn", "k_norm")}
 
 

@@ -27,6 +27,9 @@ from ..config import DecoderConfig
 from ..rope_scaling import RopeScaling
 
 ROPE_TYPES = ("default", "linear", "dynamic", "llama3", "yarn")
+# The top-level config.json keys :func:`rope_from_hf` reads.
+ROPE_KEYS = frozenset({"rope_theta", "rope_parameters", "rope_scaling", "partial_rotary_factor",
+                       "original_max_position_embeddings"})
 _YARN_KEYS = ("attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate")
 
 
