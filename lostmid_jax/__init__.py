@@ -48,7 +48,7 @@ Layers, top to bottom: each imports only the groups to its right (">"):
     > plots > stats > theory > masks > resources > validation, compile_cache, parallel, _lazy
 
 Commands (``lostmid --help``): lostmid theory | sweep | counterfactuals | step0 |
-step0-study | compare | train | remedies | diagnose | rerun | plot | report.
+step0-study | compare | train | remedies | diagnose | rerun | plot | report | table.
 
 Glossary of axis letters and names (used in every docstring and shape):
     L    positions; 1-based j = 1..L in formulas (array index j - 1),
