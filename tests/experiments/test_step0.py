@@ -132,11 +132,33 @@ def test_resume_recomputes_only_missing_units(run_dir, tmp_path, capsys):
     stamp = kept.stat().st_mtime_ns
     before = load_unit(units / "toy__nopos__s1.npz")
     (units / "toy__nopos__s1.npz").unlink()
-    assert script.main("step0", [*ARGS, "--no-figures", "--out", str(run_dir)]) == 0
+    assert script.main("step0", [*ARGS, "--no-figures", "--profile", "--out", str(run_dir)]) == 0
     assert kept.stat().st_mtime_ns == stamp  # loaded, not recomputed
     after = load_unit(units / "toy__nopos__s1.npz")
     np.testing.assert_allclose(after["norms_total"], before["norms_total"], rtol=1e-6)  # deterministic
-    assert "4 units" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "4 units" in out
+    profile = out[out.index("time per (preset, variant)"):].splitlines()  # --profile: the split, then the phases
+    assert profile[1].split()[:4] == ["preset/variant", "seeds", "wall", "s"] and profile[2].startswith("  toy/native")
+    assert any(line.split()[0] == "figures" for line in profile) and "phase_seconds" in json.loads(
+        (run_dir / "config.json").read_text())
+
+
+def test_timings_split_each_unit_and_nothing_recompiles_per_seed(run_dir):
+    """timings.json splits each unit's wall time into compile + device + host seconds; the second seed of
+    each variant compiles no program (issue 37: no shape recompiles per seed; the 4-seed version with
+    several chunks: tests/experiments/test_step0_compiles.py); timings.csv sums them per variant."""
+    timings = json.loads((run_dir / "units" / "timings.json").read_text())
+    for stem, t in timings.items():
+        assert t["compile_seconds"] + t["device_seconds"] + t["host_seconds"] == pytest.approx(t["seconds"])
+        assert min(t["compile_seconds"], t["device_seconds"], t["host_seconds"]) >= 0
+    assert [timings[f"toy__{v}__s1"]["compiles"] for v in ("native", "nopos")] == [0, 0]
+    rows = {r["variant"]: r for r in read_csv(run_dir / "timings.csv")}
+    for variant, row in rows.items():
+        units = [timings[f"toy__{variant}__s{s}"] for s in (0, 1)]
+        assert float(row["compiles"]) == sum(u["compiles"] for u in units)
+        assert float(row["device_seconds"]) == pytest.approx(sum(u["device_seconds"] for u in units))
+        assert float(row["summary_seconds"]) > 0
 
 
 def test_resume_refuses_a_different_configuration(run_dir, tmp_path, capsys):

@@ -30,6 +30,7 @@ from flax import nnx
 from ...analysis import attention_probs, attention_strength, influence_profile, mapped_profiles, pathway_profiles
 from ...analysis.request import PATHWAYS
 from ...analysis.step0_measure import model_input
+from ...compile_time import CompileLog, TimeSplit
 from ...nn import Decoder
 from ...parallel import is_process0, mesh_size
 from ...runs.units import UnitStore, load_unit, save_unit  # noqa: F401  (load_unit, save_unit: old names)
@@ -63,19 +64,28 @@ def seed_profiles(cfg: Config, plan: PresetPlan, variant: str, seeds, mesh) -> l
 
 
 def run_unit(cfg: Config, plan: PresetPlan, variant: str, seed: int, *, mesh=None,
-             profiles: dict | None = None, seconds: float = 0.0) -> dict[str, np.ndarray]:
-    """Measure one unit (profiles split over ``mesh``, unless ``profiles`` were measured already
-    in ``seconds``); returns the arrays saved in its .npz file."""
-    start = time.perf_counter() - seconds
+             profiles: dict | None = None, shared: tuple[float, float] = (0.0, 0.0),
+             log: CompileLog | None = None) -> dict[str, np.ndarray]:
+    """Measure one unit (profiles split over ``mesh``, unless ``profiles`` were measured already, in
+    ``shared`` = (wall seconds, of which compilation)); returns the arrays saved in its .npz file, with its
+    wall time split into compile, device and host seconds (:class:`~lostmid_jax.compile_time.TimeSplit`,
+    compilation read from ``log``, else from a log of this unit's own)."""
+    if log is None:
+        with CompileLog() as own:
+            return run_unit(cfg, plan, variant, seed, mesh=mesh, profiles=profiles, shared=shared, log=own)
+    split = TimeSplit(log)
+    split.add(*shared)
     model, x, k_probe = unit_inputs(cfg, plan, variant, seed)
     if profiles is None:
         kwargs = dict(method=plan.method, probes=plan.probes, key=k_probe, chunk=cfg.chunk, mesh=mesh)
-        if plan.split:
-            split = pathway_profiles(model, x, **kwargs)
-            profiles = {name: getattr(split, name) for name in PATHWAYS}
-        else:
-            profiles = {"total": influence_profile(model, x, **kwargs)}
-    out = {"alphas": attention_strength(model, x)}
+        with split.device():
+            if plan.split:
+                both = pathway_profiles(model, x, **kwargs)
+                profiles = {name: getattr(both, name) for name in PATHWAYS}
+            else:
+                profiles = {"total": influence_profile(model, x, **kwargs)}
+    with split.device():
+        out = {"alphas": attention_strength(model, x)}
     for name, prof in profiles.items():
         out[f"norms_{name}"] = prof.norms
         if prof.stderr is not None:
@@ -83,8 +93,9 @@ def run_unit(cfg: Config, plan: PresetPlan, variant: str, seed: int, *, mesh=Non
     if seed == 0:
         layers = heat_layers(model.cfg.depth)
         out["heat_layers"] = np.asarray(layers)
-        out["heat_probs"] = attention_probs(model, x[: min(plan.length, cfg.heat_length)], layers)
-    out["seconds"] = np.asarray(time.perf_counter() - start)
+        with split.device():
+            out["heat_probs"] = attention_probs(model, x[: min(plan.length, cfg.heat_length)], layers)
+    out.update({key: np.asarray(value) for key, value in split.seconds().items()})
     return out
 
 
@@ -104,21 +115,23 @@ def run_all(cfg: Config, run_dir: pathlib.Path, *, progress: bool = True, mesh=N
     results: dict = {}
     measured: dict = {}
     bar = tqdm(todo, desc="step0 units", disable=not progress)
-    for name, variant, seed in bar:
-        bar.set_postfix_str(f"{name} {variant} seed {seed}")
-        stem = unit_name(name, variant, seed)
-        if store.done(stem):
-            arrays = store.load(stem)
-        else:
-            pending = [s for n, v, s in todo if (n, v) == (name, variant) and not store.done(unit_name(n, v, s))]
-            if (name, variant, seed) not in measured and len(pending) >= mesh_size(mesh) > 1:
-                start = time.perf_counter()
-                profs = seed_profiles(cfg, plans[name], variant, pending, mesh)
-                share = (time.perf_counter() - start) / len(pending)
-                measured.update({(name, variant, s): (p, share) for s, p in zip(pending, profs)})
-            profs, share = measured.pop((name, variant, seed), (None, 0.0))
-            arrays = run_unit(cfg, plans[name], variant, seed, mesh=mesh, profiles=profs, seconds=share)
-            if is_process0():
-                store.save(stem, arrays)
-        results.setdefault((name, variant), []).append(arrays)
+    with CompileLog() as log:
+        for name, variant, seed in bar:
+            bar.set_postfix_str(f"{name} {variant} seed {seed}")
+            stem = unit_name(name, variant, seed)
+            if store.done(stem):
+                arrays = store.load(stem)
+            else:
+                pending = [s for n, v, s in todo if (n, v) == (name, variant) and not store.done(unit_name(n, v, s))]
+                if (name, variant, seed) not in measured and len(pending) >= mesh_size(mesh) > 1:
+                    start = time.perf_counter()
+                    with log.window() as w:
+                        profs = seed_profiles(cfg, plans[name], variant, pending, mesh)
+                    share = ((time.perf_counter() - start) / len(pending), w.seconds / len(pending))
+                    measured.update({(name, variant, s): (p, share) for s, p in zip(pending, profs)})
+                profs, share = measured.pop((name, variant, seed), (None, (0.0, 0.0)))
+                arrays = run_unit(cfg, plans[name], variant, seed, mesh=mesh, profiles=profs, shared=share, log=log)
+                if is_process0():
+                    store.save(stem, arrays)
+            results.setdefault((name, variant), []).append(arrays)
     return results
