@@ -103,6 +103,7 @@ from ..validation import check_int
 from . import profile_metrics as metrics
 from ._profiles import bin_matrix, profiles_and_reference
 from .intervals import jackknife_bias_corrected, jackknife_interval
+from .ranks import average_ranks
 
 LEVEL = 0.95
 
@@ -155,7 +156,7 @@ class Agreement:
 
 
 def _ranks(a: np.ndarray) -> np.ndarray:
-    return stats.rankdata(a, axis=-1)
+    return average_ranks(a)  # = stats.rankdata(a, axis=-1), bit for bit
 
 
 def _corr_rows(ra: np.ndarray, rb: np.ndarray) -> np.ndarray:
