@@ -106,17 +106,19 @@ def test_numbers_recomputed_from_units(run_dir):
 
 
 @pytest.mark.extended  # recompiles step0's measurement vmapped over seeds
-def test_seed_parallel_profiles_equal_the_units(run_dir):
-    """seed_profiles (the route of --devices n: seeds vmapped, model and input built from the traced seed)
-    gives the profiles run_unit saved for each seed (here on one device; over 8 devices:
-    tests/parallel/test_parallel_devices.py)."""
+@pytest.mark.parametrize("batch", [1, 2])
+def test_seed_parallel_profiles_equal_the_units(run_dir, batch):
+    """seed_profiles (the route of --devices n and of one accelerator: model and input built from the traced
+    seed, ``batch`` seeds vmapped at a time) gives the profiles run_unit saved for each seed (here on one
+    device; over 8 devices: tests/parallel/test_parallel_devices.py)."""
     from lostmid_jax.experiments.configs import from_dict
     from lostmid_jax.experiments.step0.config import Config
-    from lostmid_jax.experiments.step0.measure import seed_profiles
+    from lostmid_jax.experiments.step0.measure import seed_profiles, seeds_together
 
+    assert not seeds_together(4, None)  # on CPU each seed runs alone (the golden files' route)
     cfg = from_dict(Config, json.loads((run_dir / "config.json").read_text())["config"])
     plan = {p.preset: p for p in cfg.plans()}["toy"]
-    for seed, profs in enumerate(seed_profiles(cfg, plan, "native", [0, 1], None)):
+    for seed, profs in enumerate(seed_profiles(cfg, plan, "native", [0, 1], None, batch=batch)):
         unit = load_unit(run_dir / "units" / f"toy__native__s{seed}.npz")
         for name in ("total", "value", "score"):
             scale = unit["norms_total"].max()

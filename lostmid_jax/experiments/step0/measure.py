@@ -55,12 +55,22 @@ def unit_inputs(cfg: Config, plan: PresetPlan, variant: str, seed):
     return model, model_input(model, plan.length, k_input, cfg.input), k_probe
 
 
-def seed_profiles(cfg: Config, plan: PresetPlan, variant: str, seeds, mesh) -> list[dict]:
-    """{pathway: InfluenceProfile} for each seed, the seeds spread over ``mesh`` (one per device at a time)."""
+def seed_profiles(cfg: Config, plan: PresetPlan, variant: str, seeds, mesh, *, batch: int | str = 1) -> list[dict]:
+    """{pathway: InfluenceProfile} for each seed, the seeds spread over ``mesh`` (each device ``batch`` seeds at
+    a time, vmapped; "auto": as many as its free memory allows, :func:`lostmid_jax.analysis.ensemble.items_at_once`)."""
     names = PATHWAYS if plan.split else ("total",)
     per_seed = mapped_profiles(lambda s: unit_inputs(cfg, plan, variant, s), jnp.asarray(seeds), method=plan.method,
-                               probes=plan.probes, split=plan.split, chunk=cfg.chunk, mesh=mesh)
+                               probes=plan.probes, split=plan.split, chunk=cfg.chunk, mesh=mesh, batch=batch)
     return [dict(zip(names, profs)) for profs in per_seed]
+
+
+def seeds_together(pending: int, mesh) -> bool:
+    """Whether the ``pending`` seeds of a (preset, variant) are measured in one computation (:func:`seed_profiles`):
+    over a mesh of n > 1 devices with >= n seeds, or on one accelerator with >= 2 (their number at once then
+    chosen from its free memory). On CPU each seed runs alone (the results the tests' golden files hold)."""
+    if mesh_size(mesh) > 1:
+        return pending >= mesh_size(mesh)
+    return pending >= 2 and jax.devices()[0].platform != "cpu"
 
 
 def run_unit(cfg: Config, plan: PresetPlan, variant: str, seed: int, *, mesh=None,
@@ -104,8 +114,10 @@ def run_all(cfg: Config, run_dir: pathlib.Path, *, progress: bool = True, mesh=N
 
     With a mesh of n > 1 devices, a (preset, variant) with >= n unfinished
     seeds has its profiles measured seed-parallel (:func:`seed_profiles`),
-    otherwise each unit's cotangents are split over the devices. Only
-    process 0 writes unit files.
+    otherwise each unit's cotangents are split over the devices; on one
+    accelerator its unfinished seeds are measured in one computation, as many
+    at once as its memory allows (:func:`seeds_together`). Only process 0
+    writes unit files.
     """
     from tqdm.auto import tqdm
 
@@ -123,10 +135,10 @@ def run_all(cfg: Config, run_dir: pathlib.Path, *, progress: bool = True, mesh=N
                 arrays = store.load(stem)
             else:
                 pending = [s for n, v, s in todo if (n, v) == (name, variant) and not store.done(unit_name(n, v, s))]
-                if (name, variant, seed) not in measured and len(pending) >= mesh_size(mesh) > 1:
+                if (name, variant, seed) not in measured and seeds_together(len(pending), mesh):
                     start = time.perf_counter()
                     with log.window() as w:
-                        profs = seed_profiles(cfg, plans[name], variant, pending, mesh)
+                        profs = seed_profiles(cfg, plans[name], variant, pending, mesh, batch="auto")
                     share = ((time.perf_counter() - start) / len(pending), w.seconds / len(pending))
                     measured.update({(name, variant, s): (p, share) for s, p in zip(pending, profs)})
                 profs, share = measured.pop((name, variant, seed), (None, (0.0, 0.0)))
