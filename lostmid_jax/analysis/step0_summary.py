@@ -85,6 +85,15 @@ def pathway_summary(units: list[dict], pathway: str) -> dict:
     return dict(p=p_mean, p_sem=p_sem, norms=n_mean, norms_sem=n_sem)
 
 
+def unit_timings(units: list[dict]) -> dict[str, float]:
+    """{timing key: its sum over the units} for each of lostmid_jax.runs.units.TIMING_KEYS (NaN where a unit
+    lacks it: units measured before the split was recorded)."""
+    from ..runs.units import TIMING_KEYS
+
+    return {key: float(sum(float(u[key]) for u in units)) if all(key in u for u in units) else math.nan
+            for key in TIMING_KEYS}
+
+
 def summarize_variant(units: list[dict], band: float = 0.1, prior=None, *, n_boot: int = 0, seed: int = 0) -> dict:
     """Everything reported for one (preset, variant): profiles, theory rows under ``prior``
     (the model's own Step-0 prior, :func:`lostmid_jax.analysis.prior_for`; None: causal), metrics;
@@ -113,6 +122,7 @@ def summarize_variant(units: list[dict], band: float = 0.1, prior=None, *, n_boo
         nulls=null_scores(p, null_references(length, depth, prior)),
         paths=paths, alphas=a_l, alphas_sem=_mean_sem(alphas, None)[1], a_fit=a_fit, a_w1=a_w1, theory=rows,
         seeds=len(units), length=length, depth=depth, seconds=float(sum(float(x["seconds"]) for x in units)),
+        timings=unit_timings(units),
         log10_peak_to_trough=u.log10_peak_to_trough, log10_peak_to_trough_body=metrics.log10_peak_to_trough(p[:-1]),
         theory_log10_peak_to_trough=metrics.log10_peak_to_trough(rows["measured"]), recency_weight=u.recency_weight,
         primacy_mass=u.primacy_mass, middle_mass=u.middle_mass, valley_x=u.valley_x,

@@ -22,6 +22,8 @@ the reported Wasserstein distance an out-of-fit check.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from scipy import optimize
 
@@ -38,12 +40,44 @@ def theory_row(length: int, alphas, *, prior=theory.Causal()) -> np.ndarray:
     return np.exp(theory.log_influence_row(length, len(alphas), alphas, prior=prior))
 
 
-def _loss(norms: np.ndarray, depth: int, objective: str, prior):
+GRID = np.linspace(0.005, 1.0, 200)
+"""The values of a scanned before the bounded Brent refinement."""
+
+GRID_CACHE_MAX_LENGTH = 8192
+"""Longest L whose grid of log theory rows (200 L float64) is kept for the next fit (:func:`grid_log_rows`)."""
+
+
+def _log_row(length: int, depth: int, a: float, prior) -> np.ndarray:
+    return theory.log_influence_row(length, depth, float(a), prior=prior)
+
+
+@functools.lru_cache(maxsize=4)
+def _cached_grid_rows(length: int, depth: int, prior) -> tuple:
+    rows = tuple(_log_row(length, depth, a, prior) for a in GRID)
+    for row in rows:
+        row.flags.writeable = False
+    return rows
+
+
+def grid_log_rows(length: int, depth: int, prior) -> tuple:
+    """log w(a) [L] for each a of GRID: the same rows every fit of (L, H, prior) scans (a summary fits dozens:
+    two objectives, each left-out seed, each variant), so they are kept (read-only) for L <= GRID_CACHE_MAX_LENGTH
+    and a hashable prior."""
+    try:
+        hash(prior)
+    except TypeError:
+        return tuple(_log_row(length, depth, a, prior) for a in GRID)
+    if length > GRID_CACHE_MAX_LENGTH:
+        return tuple(_log_row(length, depth, a, prior) for a in GRID)
+    return _cached_grid_rows(length, depth, prior)
+
+
+def _loss(norms: np.ndarray, objective: str):
+    """The fit's objective of a log theory row log w [L]."""
     keep = norms > 0
     log_n = np.log(norms[keep])
 
-    def loss(a: float) -> float:
-        log_w = theory.log_influence_row(norms.size, depth, float(a), prior=prior)
+    def loss(log_w: np.ndarray) -> float:
         if objective == "wasserstein":
             return metrics.wasserstein(norms, np.exp(log_w))
         d = log_n - log_w[keep]
@@ -67,10 +101,11 @@ def fit_constant_alpha(norms, depth: int, *, objective: str = "log_lsq", prior=t
     depth = check_int("depth", depth, 1)
     objective = check_choice("objective", objective, OBJECTIVES)
     prior = theory.check_prior(prior, norms.size)
-    loss = _loss(norms, depth, objective, prior)
-    grid = np.linspace(0.005, 1.0, 200)
-    values = np.array([loss(a) for a in grid])
+    loss = _loss(norms, objective)
+    grid = GRID
+    values = np.array([loss(row) for row in grid_log_rows(norms.size, depth, prior)])
     i = int(np.argmin(values))
     lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
-    res = optimize.minimize_scalar(loss, bounds=(lo, hi), method="bounded", options={"xatol": 1e-6})
+    res = optimize.minimize_scalar(lambda a: loss(_log_row(norms.size, depth, a, prior)), bounds=(lo, hi),
+                                   method="bounded", options={"xatol": 1e-6})
     return float(res.x) if res.fun <= values[i] else float(grid[i])

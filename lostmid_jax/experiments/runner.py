@@ -146,7 +146,7 @@ def files_block(exp, run_dir: pathlib.Path, tables: dict[str, list[dict]], figur
 
 
 def execute(exp, cfg, run_dir, *, smoke: bool = False, progress: bool = True, figures: bool = True,
-            mesh=None, echo=print, replace_unfinished: bool = False):
+            mesh=None, echo=print, replace_unfinished: bool = False, profile: bool = False):
     """Run ``cfg`` of experiment module ``exp`` and write its run directory; returns the result.
 
     Args:
@@ -161,6 +161,9 @@ def execute(exp, cfg, run_dir, *, smoke: bool = False, progress: bool = True, fi
         phase log is then left to the logging configuration).
       replace_unfinished: an unfinished run of this experiment in ``run_dir`` (interrupted: config.json's
         status is not "done") is deleted and started again (``--replace-unfinished``).
+      profile: print where the time went after the run (``--profile``): the phases (config.json
+        "phase_seconds": run, tables, text, figures) and, where the experiment has a ``profile(result,
+        phases)``, its own table (step0: each unit's compile, device and host seconds).
 
     ``run_dir`` is resolved once (~ expanded, symlinks resolved) and claimed atomically
     (:func:`lostmid_jax.runs.claim.claim`); every file is written under that one path. SIGTERM stops a run
@@ -169,10 +172,10 @@ def execute(exp, cfg, run_dir, *, smoke: bool = False, progress: bool = True, fi
     """
     with _phase_log(echo is not None), _sigterm_as_interrupt():
         return _execute(exp, cfg, run_dir, smoke=smoke, progress=progress, figures=figures, mesh=mesh, echo=echo,
-                        replace_unfinished=replace_unfinished)
+                        replace_unfinished=replace_unfinished, profile=profile)
 
 
-def _execute(exp, cfg, run_dir, *, smoke, progress, figures, mesh, echo, replace_unfinished):
+def _execute(exp, cfg, run_dir, *, smoke, progress, figures, mesh, echo, replace_unfinished, profile):
     start = time.perf_counter()
     if hasattr(exp, "resolve"):  # "auto" choices made now, so config.json records what runs
         cfg = exp.resolve(cfg)
@@ -182,7 +185,7 @@ def _execute(exp, cfg, run_dir, *, smoke, progress, figures, mesh, echo, replace
                  replace_unfinished=replace_unfinished)
     try:
         return _claimed(exp, cfg, held, start, smoke=smoke, progress=progress, figures=figures, mesh=mesh,
-                        echo=echo)
+                        echo=echo, profile=profile)
     finally:
         held.release()
 
@@ -198,40 +201,72 @@ def _stopped(exp, cfg, held, smoke: bool, err: BaseException) -> None:
         write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status=status)
 
 
-def _claimed(exp, cfg, held, start, *, smoke, progress, figures, mesh, echo):
+def _claimed(exp, cfg, held, start, *, smoke, progress, figures, mesh, echo, profile):
     run_dir = held.path
+    phases = {}
     try:
         write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="running")
         log.info(f"{exp.NAME}: running into {run_dir}")
-        result = exp.run(cfg, run_dir, progress=progress, mesh=mesh)
-        written = _write_results(exp, cfg, run_dir, result, start, smoke=smoke, figures=figures)
+        with _timed(phases, "run"):
+            result = exp.run(cfg, run_dir, progress=progress, mesh=mesh)
+        written = _write_results(exp, cfg, run_dir, result, start, smoke=smoke, figures=figures, phases=phases)
     except BaseException as err:
         _stopped(exp, cfg, held, smoke, err)
         raise
     _announce(exp, run_dir, result, *written, echo=echo)
+    if profile and echo is not None:
+        echo("\n" + profile_text(exp, result, phases, written[4]))
     return result
 
 
-def _write_results(exp, cfg, run_dir, result, start, *, smoke, figures):
+PHASES = {"run": "the experiment's measurements and summaries", "tables": "CSV tables and columns.csv",
+          "text": "table.txt and verdict.txt", "figures": "drawing and saving the figures"}
+"""The phases of a run timed in config.json "phase_seconds" (wall seconds; the rest of "seconds" is claiming
+the directory and writing config.json)."""
+
+
+@contextlib.contextmanager
+def _timed(phases: dict, name: str):
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        phases[name] = phases.get(name, 0.0) + time.perf_counter() - start
+
+
+def profile_text(exp, result, phases: dict, elapsed: float) -> str:
+    """What ``--profile`` prints: the experiment's own table (``exp.profile``, where it has one), then the
+    wall seconds of each phase of the run and their share of ``elapsed``."""
+    lines = [exp.profile(result, phases)] if hasattr(exp, "profile") else []
+    lines.append(f"phases of the run ({elapsed:.2f} s wall):")
+    for name, seconds in phases.items():
+        lines.append(f"  {name:<8} {seconds:8.2f} s  {100 * seconds / elapsed:5.1f}%  {PHASES[name]}")
+    return "\n".join(lines)
+
+
+def _write_results(exp, cfg, run_dir, result, start, *, smoke, figures, phases):
     """Write the tables, column dictionary, summary, verdict, figures and the final config.json."""
-    tables = {csv_name(name): rows for name, rows in exp.records(result).items()}
-    log.info(f"{exp.NAME}: writing {len(tables)} tables")
-    for name, rows in tables.items():
-        write_csv(run_dir / name, rows)
-    entries, undocumented = dictionary(exp, tables)
-    if entries:
-        write_csv(run_dir / COLUMNS_FILE, entries)
-    table = exp.summary(result)
-    if table:
-        write_atomic(run_dir / "table.txt", table + "\n")
-    lines = exp.verdict(result)
-    if lines:
-        write_atomic(run_dir / "verdict.txt", "\n".join(lines) + "\n")
-    drawn = _draw(exp, cfg, run_dir) if figures else {}
+    with _timed(phases, "tables"):
+        tables = {csv_name(name): rows for name, rows in exp.records(result).items()}
+        log.info(f"{exp.NAME}: writing {len(tables)} tables")
+        for name, rows in tables.items():
+            write_csv(run_dir / name, rows)
+        entries, undocumented = dictionary(exp, tables)
+        if entries:
+            write_csv(run_dir / COLUMNS_FILE, entries)
+    with _timed(phases, "text"):
+        table = exp.summary(result)
+        if table:
+            write_atomic(run_dir / "table.txt", table + "\n")
+        lines = exp.verdict(result)
+        if lines:
+            write_atomic(run_dir / "verdict.txt", "\n".join(lines) + "\n")
+    with _timed(phases, "figures"):
+        drawn = _draw(exp, cfg, run_dir) if figures else {}
     elapsed = time.perf_counter() - start
     extra = exp.run_info(result) if hasattr(exp, "run_info") else {}
     write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="done", seconds=round(elapsed, 3),
-                    figures=list(drawn), **extra)
+                 figures=list(drawn), phase_seconds={k: round(v, 3) for k, v in phases.items()}, **extra)
     return tables, table, lines, drawn, elapsed, undocumented
 
 

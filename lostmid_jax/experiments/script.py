@@ -45,6 +45,10 @@ def add_run_arguments(parser: argparse.ArgumentParser, exp) -> None:
                             "everything works and is too small to decide the paper's claims")
     group.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     group.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    group.add_argument("--profile", action="store_true",
+                       help="print where the time went after the run: the wall seconds of its phases"
+                            + (" and each unit's compile, device and host seconds (also in timings.csv)"
+                               if hasattr(exp, "profile") else ""))
     add_compile_cache_argument(group)
     add_limits_argument(group)
     if not getattr(exp, "RESUMABLE", False):
@@ -172,7 +176,8 @@ def launch(exp, cfg, args) -> int:
     show_kernel_builds()
     mesh = _mesh(args, exp)
     execute(exp, cfg, run_dir, smoke=bool(getattr(args, "smoke", False)), progress=not args.no_progress,
-            figures=not args.no_figures, mesh=mesh, replace_unfinished=bool(getattr(args, "replace_unfinished", False)))
+            figures=not args.no_figures, mesh=mesh, replace_unfinished=bool(getattr(args, "replace_unfinished", False)),
+            profile=bool(getattr(args, "profile", False)))
     return 0
 
 

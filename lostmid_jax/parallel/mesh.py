@@ -82,24 +82,26 @@ def pad_rows(tree, multiple: int, *, repeat: bool = False):
     return jax.tree.map(one, tree), count
 
 
-def map_over_mesh(fn, xs, mesh: Mesh | None = None):
+def map_over_mesh(fn, xs, mesh: Mesh | None = None, *, batch: int | None = None):
     """ys[e] = fn(xs[e]) for the E items along axis 0 of the pytree ``xs``, spread over ``mesh``.
 
     fn must be traceable and give the same output shapes for every item;
     each device computes ceil(E / n) items in sequence (padding repeats
-    item 0). Without a mesh, one device computes all of them.
+    item 0), or with ``batch`` = b > 1 b items at a time as one vmapped
+    computation (jax.lax.map's batch_size). Without a mesh, one device
+    computes all of them.
 
     Returns:
       A pytree of arrays with leading axis E (jax.Arrays sharded along "data").
     """
     mesh = check_mesh(mesh) or make_mesh(1)
     padded, count = pad_rows(xs, mesh_size(mesh), repeat=True)
-    ys = _mapped(fn, mesh)(padded)
+    ys = _mapped(fn, mesh, batch if batch and batch > 1 else None)(padded)
     return jax.tree.map(lambda y: y[:count], ys)
 
 
 @functools.lru_cache(maxsize=64)
-def _mapped(fn, mesh):
+def _mapped(fn, mesh, batch=None):
     spec = PartitionSpec(AXIS)
-    return jax.jit(jax.shard_map(lambda xs: jax.lax.map(fn, xs), mesh=mesh, in_specs=spec, out_specs=spec,
-                                 check_vma=False))
+    return jax.jit(jax.shard_map(lambda xs: jax.lax.map(fn, xs, batch_size=batch), mesh=mesh, in_specs=spec,
+                                 out_specs=spec, check_vma=False))

@@ -25,8 +25,9 @@ from .atomic import replacing, write_atomic
 UNITS_DIR = "units"
 """The folder of a run directory that holds its units."""
 
-TIMING_KEYS = ("seconds",)
-"""Unit entries that are timings: stored in units/timings.json, not in the unit file."""
+TIMING_KEYS = ("seconds", "compile_seconds", "device_seconds", "host_seconds", "compiles")
+"""Unit entries that are timings (wall seconds, its split into compile, device and host seconds, and the
+programs compiled: :class:`lostmid_jax.compile_time.TimeSplit`): stored in units/timings.json, not in the unit file."""
 
 TIMINGS_FILE = "timings.json"
 

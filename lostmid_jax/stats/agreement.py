@@ -103,6 +103,7 @@ from ..validation import check_int
 from . import profile_metrics as metrics
 from ._profiles import bin_matrix, profiles_and_reference
 from .intervals import jackknife_bias_corrected, jackknife_interval
+from .ranks import average_ranks
 
 LEVEL = 0.95
 
@@ -154,8 +155,33 @@ class Agreement:
         return out
 
 
+_KEPT = 4  # results kept per cache below: a summary compares the same bootstrap means with several references
+_RANK_CACHE: dict = {}
+_CEILING_CACHE: dict = {}
+
+
+def _kept(cache: dict, key, compute):
+    """compute(), or the value kept for an equal ``key`` (exact bytes of the inputs; the _KEPT latest)."""
+    if key in cache:
+        return cache[key]
+    value = compute()
+    if len(cache) >= _KEPT:
+        cache.pop(next(iter(cache)))
+    cache[key] = value
+    return value
+
+
 def _ranks(a: np.ndarray) -> np.ndarray:
-    return stats.rankdata(a, axis=-1)
+    """= stats.rankdata(a, axis=-1), bit for bit (:func:`.ranks.average_ranks`); read-only, kept for the next
+    reference the same bootstrap means are compared with."""
+    a = np.asarray(a)
+
+    def compute():
+        r = average_ranks(a)
+        r.flags.writeable = False
+        return r
+
+    return _kept(_RANK_CACHE, (a.shape, a.dtype.str, a.tobytes()), compute)
 
 
 def _corr_rows(ra: np.ndarray, rb: np.ndarray) -> np.ndarray:
@@ -316,7 +342,14 @@ def _ceiling(reliability):
 
 
 def noise_ceiling(p: np.ndarray, *, splits: int = 200, seed: int = 0) -> tuple[float, tuple[float, float], float]:
-    """(ceiling, 95% jackknife CI, reliability R) of normalized rows p [S, B] (module docstring)."""
+    """(ceiling, 95% jackknife CI, reliability R) of normalized rows p [S, B] (module docstring); the same rows
+    compared with several references are computed once (kept by their exact bytes)."""
+    p = np.asarray(p)
+    return _kept(_CEILING_CACHE, (p.shape, p.dtype.str, p.tobytes(), splits, seed),
+                 lambda: _noise_ceiling(p, splits, seed))
+
+
+def _noise_ceiling(p: np.ndarray, splits: int, seed: int) -> tuple[float, tuple[float, float], float]:
     rows = p.shape[0]
     if rows < 2 or p.shape[1] < 2:
         return math.nan, (math.nan, math.nan), math.nan

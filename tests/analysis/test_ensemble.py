@@ -70,3 +70,21 @@ def test_randomized_needs_a_key_from_build():
     build = lambda s: _build(s)[:2] + (None,)  # noqa: E731
     with pytest.raises(ValueError, match="key is required"):
         mapped_profiles(build, jnp.asarray([0]), method="randomized", probes=2)
+
+
+@pytest.mark.extended  # ~15-40 s on 2 busy cores: compiles the vmapped program with its ragged remainder
+def test_items_vmapped_together_equal_one_by_one():
+    """batch=2 over 3 seeds (a full batch and a ragged one, issue 37: seeds batched on the device) gives each
+    seed's own profile within float64 rounding; on CPU batch="auto" keeps one item at a time."""
+    from lostmid_jax.analysis.ensemble import items_at_once
+
+    seeds = [0, 3, 5]
+    kw = dict(method="randomized", probes=2, position=7)
+    together = mapped_profiles(_build, jnp.asarray(seeds), batch=2, **kw)
+    for seed, (got,) in zip(seeds, together):
+        model, x, key = _build(seed)
+        want = influence_profile(model, x, key=key, **kw)
+        np.testing.assert_allclose(got.sq_norms, want.sq_norms, rtol=1e-10, atol=1e-300)
+    assert items_at_once(together[0][0].plan, 3) == 1 and jax.devices()[0].platform == "cpu"
+    with pytest.raises(ValueError, match="batch"):
+        mapped_profiles(_build, jnp.asarray([0]), batch=0)

@@ -1,5 +1,6 @@
-"""Two runs of one config are byte-identical apart from config.json's timestamps and the files that hold only
-wall times (timings.csv, units/timings.json): timing fields are kept out of the result tables and unit files."""
+"""Two runs of one config are byte-identical apart from config.json's timestamps and wall times (seconds,
+phase_seconds) and the files that hold only wall times (timings.csv, units/timings.json): timing fields are
+kept out of the result tables and unit files."""
 
 import filecmp
 import json
@@ -12,7 +13,7 @@ from lostmid_jax.experiments import EXPERIMENTS, load
 from lostmid_jax.runs import UnitStore
 
 TIMINGS = {"timings.csv", "timings.json"}
-STAMPS = {"created_utc", "seconds", "peak_rss_gb"}
+STAMPS = {"created_utc", "seconds", "phase_seconds", "peak_rss_gb"}
 
 
 def _compare(a, b):

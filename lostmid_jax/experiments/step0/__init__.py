@@ -181,6 +181,27 @@ def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
             [[r.group, r.claim, r.measured, r.outcome, r.paper] for r in rows])
 
 
+def profile(result: Result, phases: dict) -> str:
+    """The ``--profile`` table: per (preset, variant) its units' wall seconds split into compile, device and
+    host (timings.csv), the host time of its summary, and the host share (host + summary) / (wall + summary)."""
+    from .report import timing_records
+
+    head = ("preset/variant", "seeds", "wall s", "compile s", "device s", "host s", "summary s", "compiles",
+            "host share")
+    rows = []
+    for r in timing_records(result.summaries):
+        total = r["seconds"] + r["summary_seconds"]
+        rows.append((f"{r['preset']}/{r['variant']}", f"{r['seeds']}", f"{r['seconds']:.2f}",
+                     f"{r['compile_seconds']:.2f}", f"{r['device_seconds']:.2f}", f"{r['host_seconds']:.2f}",
+                     f"{r['summary_seconds']:.2f}", f"{r['compiles']:.0f}",
+                     f"{100 * (r['host_seconds'] + r['summary_seconds']) / total:.0f}%" if total > 0 else "-"))
+    widths = [max(len(row[i]) for row in (head, *rows)) for i in range(len(head))]
+    lines = ["time per (preset, variant), summed over its seeds (timings.csv):"]
+    lines += ["  " + "  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths)))
+              for row in (head, *rows)]
+    return "\n".join(lines)
+
+
 def run_info(result: Result) -> dict:
     """config.json extras: peak memory, each preset's resolved plan and theory prior (what ran)."""
     plans = {p.preset: dataclasses.asdict(p) for p in result.config.plans()}
@@ -193,5 +214,5 @@ def describe(result: Result) -> str:
 
 
 __all__ = ["COLUMNS", "Config", "DEFAULT_PLANS", "DEFAULT_PRESETS", "FULL_PRESETS", "NAME", "PresetPlan", "Result",
-           "SMOKE", "default_plan", "expected_time", "figures", "main_table", "records", "run", "summary", "variant_overrides",
-           "verdict"]
+           "SMOKE", "default_plan", "expected_time", "figures", "main_table", "profile", "records", "run", "summary",
+           "variant_overrides", "verdict"]

@@ -86,6 +86,16 @@ COLUMNS: dict[str, dict[str, tuple[str, str]]] = {
         "seeds": ("seeds S measured", ""),
         "seconds": ("measurement time summed over the seeds (wall clock: differs from run to run, so it is kept "
                     "out of the result tables)", "s"),
+        "compile_seconds": ("part of seconds spent tracing, lowering and compiling XLA programs (or loading them "
+                            "from the persistent cache), from JAX's monitoring events", "s"),
+        "device_seconds": ("part of seconds inside the jitted computations (Jacobian profiles, a_l, attention "
+                           "capture) run until their results are on the host, less their compilation", "s"),
+        "host_seconds": ("the rest of seconds: building the models and inputs, host-side conversions and "
+                         "dispatch", "s"),
+        "compiles": ("XLA programs compiled (or loaded from the persistent cache) while the seeds were measured; "
+                     "0 for a seed after the first: nothing recompiles per seed", ""),
+        "summary_seconds": ("host time of the summary after the measurement: theory rows, fits, bootstrap "
+                            "intervals, comparison with the native variant", "s"),
     },
     "agreement.csv": {
         **_KEYS,

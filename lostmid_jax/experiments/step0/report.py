@@ -38,9 +38,16 @@ def summarize(results: dict, band: float = 0.1, priors: dict | None = None, *, n
     (with ``n_boot`` > 0: its agreement, paired by seed, and the paired misfit test).
 
     ``priors``: {(preset, variant): theory prior} (default: causal for all)."""
+    import time
+
     priors = priors or {}
-    out = {key: summarize_variant(results[key], band, priors.get(key), n_boot=n_boot, seed=seed) for key in results}
+    out = {}
+    for key in results:
+        start = time.perf_counter()
+        out[key] = summarize_variant(results[key], band, priors.get(key), n_boot=n_boot, seed=seed)
+        out[key]["timings"]["summary_seconds"] = time.perf_counter() - start
     for (name, variant), s in out.items():
+        start = time.perf_counter()
         native = out.get((name, "native"))
         s["spearman_vs_native"] = (metrics.spearman(s["paths"]["total"]["p"], native["paths"]["total"]["p"])
                                    if native is not None and variant != "native" else math.nan)
@@ -56,6 +63,7 @@ def summarize(results: dict, band: float = 0.1, priors: dict | None = None, *, n
                     s["misfit"][("native", bins)] = misfit_test(on, ref, bins=bins)
             pair = s["agreement"][("total", "native", s["length"])]
             s["ci"]["spearman_vs_native"], s["ci"]["wasserstein_vs_native"] = pair.spearman_ci, pair.wasserstein_ci
+        s["timings"]["summary_seconds"] += time.perf_counter() - start
     return out
 
 
@@ -95,10 +103,15 @@ def metric_ci(summary: dict, name: str) -> tuple[float, float]:
     return summary.get("ci", {}).get(name, _NAN2)
 
 
+TIMING_COLUMNS = ("compile_seconds", "device_seconds", "host_seconds", "compiles", "summary_seconds")
+
+
 def timing_records(summaries: dict) -> list[dict]:
-    """Rows of timings.csv: the measurement time of each (preset, variant), summed over its seeds; kept out
-    of the result tables so that two runs of one config write identical results."""
-    return [dict(preset=name, variant=variant, seeds=s["seeds"], seconds=s["seconds"])
+    """Rows of timings.csv: the measurement time of each (preset, variant), summed over its seeds, split into
+    compile, device and host seconds, with the programs compiled and the host time of its summary (theory
+    rows, bootstrap); kept out of the result tables so that two runs of one config write identical results."""
+    return [dict(preset=name, variant=variant, seeds=s["seeds"], seconds=s["seconds"],
+                 **{c: s.get("timings", {}).get(c, math.nan) for c in TIMING_COLUMNS})
             for (name, variant), s in summaries.items()]
 
 
