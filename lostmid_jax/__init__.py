@@ -40,12 +40,13 @@ this list, the layers and the commands below against the source):
     cli          the ``lostmid`` command, a thin adapter over the experiments.
     resources    the work and memory limits checked before any work.
     compile_cache  JAX's persistent compilation cache of the commands.
+    compile_time   seconds JAX spends compiling, from its monitoring events (--profile).
     validation   argument checks: a ValueError naming the argument and range.
     _lazy        lazy package attributes (importing a package loads no jax).
 
 Layers, top to bottom: each imports only the groups to its right (">"):
     cli > experiments > train > probes > analysis > nn > kernels > io, results, report > runs
-    > plots > stats > theory > masks > resources > validation, compile_cache, parallel, _lazy
+    > plots > stats > theory > masks > resources > validation, compile_cache, compile_time, parallel, _lazy
 
 Commands (``lostmid --help``): lostmid theory | sweep | counterfactuals | step0 |
 step0-study | compare | train | remedies | diagnose | rerun | plot | report | table.
