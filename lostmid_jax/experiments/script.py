@@ -100,8 +100,26 @@ def build_parser(name: str, prog: str | None = None, parser: argparse.ArgumentPa
     flag_list = add_flags(parser, exp.Config, aliases=getattr(exp, "CLI_ALIASES", None),
                           hidden=getattr(exp, "CLI_HIDDEN", frozenset()), smoke=_smoke_paths(exp),
                           choices=getattr(exp, "CLI_CHOICES", None))
+    for old, path in getattr(exp, "CLI_DEPRECATED", {}).items():  # {old flag name: field}: read, with a hint
+        flag = next(f for f in flag_list if f.path == path)
+        parser.add_argument("--" + old, dest=path, type=str, default=argparse.SUPPRESS, help=argparse.SUPPRESS,
+                            action=_Deprecated, new=flag.options[0])
     add_run_arguments(parser, exp)
     return parser, flag_list
+
+
+class _Deprecated(argparse.Action):
+    """An old flag's spelling: stores its value as the new flag does, and says once on stderr to use the new one."""
+
+    def __init__(self, *args, new: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.new = new
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import sys
+
+        print(f"{parser.prog}: {option_string} is deprecated, use {self.new} (read the same way)", file=sys.stderr)
+        setattr(namespace, self.dest, values)
 
 
 def read_config_file(path: str) -> dict:

@@ -72,7 +72,7 @@ def bare_checkpoints(tmp_path_factory):
 @pytest.mark.parametrize("flags,message", [
     (["--weights", "{root}/llama"], "weights: the checkpoint .* holds no tokenizer"),
     (["--weights", "{root}/llama", "--mode", "tokens", "--passages", "1"], "passages must be"),
-    (["--weights", "{root}/gpt2", "--mode", "tokens", "--lengths", "16,40"], "lengths: the prompts need 40 positions"),
+    (["--weights", "{root}/gpt2", "--mode", "tokens", "--lengths", "16,40"], "lengths: T = 40 needs 40 positions .*learned position table"),
     (["--weights", "{root}/missing"], "weights: "),
 ])
 def test_bad_input_is_one_line_exit_2(bare_checkpoints, tmp_path, capsys, flags, message):

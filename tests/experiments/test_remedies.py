@@ -86,9 +86,9 @@ def test_refusals_before_any_work(tmp_path):
     cfg = preset("gpt2-small", depth=1, width=16, heads=2, vocab_size=64, max_positions=32)
     save_hf(Decoder(cfg, rngs=nnx.Rngs(0)), cfg, tmp_path / "gpt2")
     with pytest.raises(ValueError, match="weights: .* holds no tokenizer"):
-        remedies.Config(weights=str(tmp_path / "gpt2"), length=16)
-    with pytest.raises(ValueError, match="length: .*max_positions=32"):
-        remedies.Config(weights=str(tmp_path / "gpt2"), mode="tokens", length=40, marker="3")
+        remedies.Config(weights=str(tmp_path / "gpt2"), lengths=16)
+    with pytest.raises(ValueError, match="lengths: .*max_positions=32"):
+        remedies.Config(weights=str(tmp_path / "gpt2"), mode="tokens", lengths=40, marker="3")
 
 
 def test_script_and_subcommand():
@@ -96,4 +96,4 @@ def test_script_and_subcommand():
     parser = cli.build_parser("remedies")
     args = parser.parse_args(["remedies", "--smoke"])
     cfg = script.config_from_args(remedies, args, args._flags)
-    assert isinstance(cfg, remedies.Config) and cfg.length == remedies.SMOKE["length"]
+    assert isinstance(cfg, remedies.Config) and cfg.lengths == remedies.SMOKE["lengths"] == (cfg.length,)
