@@ -224,9 +224,21 @@ def rerun_config(run_dir: str | pathlib.Path, assignments: list[str] | None = No
     if assignments:
         _, flag_list = build_parser(name)
         for text in assignments:
-            key, value = parse_assignment(text, flag_list)
+            key, value = parse_assignment(_undeprecated(exp, text), flag_list)
             cfg = replace_path(cfg, key, value)
     return exp, cfg, bool(record.get("smoke", False))
+
+
+def _undeprecated(exp, assignment: str) -> str:
+    """``--set old=value`` of a deprecated flag name (``exp.CLI_DEPRECATED``) as its field, with the hint."""
+    key, sep, value = assignment.partition("=")
+    new = getattr(exp, "CLI_DEPRECATED", {}).get(key.strip().lstrip("-").replace("-", "_"))
+    if not sep or new is None:
+        return assignment
+    import sys
+
+    print(f"--set {key.strip()} is deprecated, use --set {new} (read the same way)", file=sys.stderr)
+    return f"{new}={value}"
 
 
 def add_rerun_arguments(parser: argparse.ArgumentParser) -> None:
