@@ -210,6 +210,10 @@ class CheckpointSource:
             if getattr(self, name) is not None and self.mode != "text":
                 raise ValueError(f"{name} is used by mode 'text' only, got mode={self.mode!r}")
 
+    def lengths_tuple(self) -> tuple:
+        """``lengths`` as a tuple: a sequence's items, else the one value (a config.json may hold either)."""
+        return tuple(self.lengths) if isinstance(self.lengths, (list, tuple)) else (self.lengths,)
+
     def check_flags(self, dtypes) -> None:
         """dtype one of ``dtypes``; allow_unknown_tokens and allow_extrapolation bools (ValueError naming them)."""
         from ..validation import check_bool_like, check_choice

@@ -104,8 +104,7 @@ class Config(CheckpointSource):
         check_float("band", self.band, 0, 0.5, open_min=True, open_max=True)
         layers = tuple(self.layers)
         object.__setattr__(self, "layers", layers)
-        lengths = (self.lengths,) if isinstance(self.lengths, int) else \
-            tuple(self.lengths) if not isinstance(self.lengths, (str, bytes)) else ()
+        lengths = self.lengths_tuple()
         if not lengths or len(set(lengths)) != len(lengths):
             raise ValueError(f"lengths must be one or more distinct prompt lengths >= 8, got {self.lengths!r}")
         object.__setattr__(self, "lengths", tuple(check_int("lengths", t, 8) for t in lengths))

@@ -105,8 +105,7 @@ class Config(CheckpointSource):
 
         self.check_source()
         self.check_flags(DTYPES)
-        lengths = (self.lengths,) if isinstance(self.lengths, int) else \
-            tuple(self.lengths) if not isinstance(self.lengths, (str, bytes)) else ()
+        lengths = self.lengths_tuple()
         if len(lengths) != 1:
             raise ValueError(f"lengths: remedies measures one prompt length T (run it once per length), got "
                              f"{self.lengths!r}")
