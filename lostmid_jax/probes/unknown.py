@@ -79,7 +79,8 @@ class UnknownCount:
 
     def line(self, probe_sets=()) -> str | None:
         """The verdict's line (None when nothing is unknown): the strings per kind and the share of the scored ids
-        (prompts; right answers) that are the unknown id, over ``probe_sets``."""
+        (prompts, markers included; right answers) that are the unknown id, over ``probe_sets`` (a string cut
+        off by the prompt's budget counts among the strings but not among the ids)."""
         if not self.unknown:
             return None
         import numpy as np

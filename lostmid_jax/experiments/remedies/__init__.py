@@ -162,8 +162,7 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
     probes = build_probes(cfg, tok, model_cfg.vocab_size, cfg.length)
     ids = cfg.marker_ids(tok) if any(r.startswith("markers") for r in cfg.remedies) else None
     estimate = cfg.cost(model_cfg, probes.answers.shape[2], len(ids or [1])).seconds
-    unknown = check_text_inputs(cfg).unknown.line([probes]) if cfg.mode == "text" else None
-    beyond = {"none": extrapolated(model_cfg, probes.positions_needed)}
+    beyond, scored = {"none": extrapolated(model_cfg, probes.positions_needed)}, [probes]
     sizes = dict(attention_examples=cfg.attention_examples, influence_examples=cfg.influence_examples,
                  batch=cfg.batch, theory_a=cfg.theory_a, n_boot=cfg.n_boot, seed=cfg.seed)
     _LOG.info(f"measuring the unmodified model and {len(cfg.remedies)} remedies on {probes.examples} examples x "
@@ -182,8 +181,10 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
             out[spec] = (remedy, m, compare(base, m, n_boot=cfg.n_boot, seed=cfg.seed), None)
             valleys[spec] = _valley(m.received_raw)
             beyond[spec] = extrapolated(model_cfg, applied.probes.positions_needed)
+            scored.append(applied.probes)
         bar.update()
     bar.close()
+    unknown = check_text_inputs(cfg).unknown.line(scored) if cfg.mode == "text" else None
     return Result(cfg, model_cfg, base, out, valleys, str(path), beyond, unknown,
                   {"seconds": round(time.process_time() - cpu, 3), "estimate": round(estimate, 3)})
 

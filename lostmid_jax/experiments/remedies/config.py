@@ -135,7 +135,7 @@ class Config(CheckpointSource):
             raise ValueError(f"marker: token id {self.marker} is outside the vocabulary [0, {model_cfg.vocab_size})")
         text = check_text_inputs(self) if self.mode == "text" else None
         answer_ids = text.answer_ids if text else self.value_tokens
-        marker_ids = len(self.marker_ids(text.tokenizer)) if text and not self.marker.isdigit() else 1
+        marker_ids = len(self.marker_ids(text.tokenizer)) if text and self._markers() else 1
         check_context(model_cfg, {self.length: self.positions_needed(answer_ids, marker_ids)},
                       allow=self.allow_extrapolation)
         self.cost(model_cfg, answer_ids, marker_ids).check(
