@@ -130,8 +130,9 @@ def from_dict(cls, values: dict):
     if not isinstance(values, dict):
         raise ValueError(f"{cls.__name__}: expected a mapping of field values, got {values!r}")
     for old, new in getattr(cls, "RENAMED_FIELDS", {}).items():  # {old field: new field} of earlier config.json
-        if old in values and new not in values:
-            values = {(new if key == old else key): value for key, value in values.items()}
+        if old in values:  # read under the new name; a value given under the new name too wins (a flag over a file)
+            values = {(new if key == old else key): value for key, value in values.items() if key != old
+                      or new not in values}
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(values) - names)
     if unknown:

@@ -90,5 +90,6 @@ def test_old_length_spelling_and_config_still_read(capsys):
     old = {"weights": remedies.RANDOM_TINY, "length": 48, "passages": 3}  # a config.json written before the rename
     with stored_config():
         assert from_dict(remedies.Config, old).lengths == (48,)
+        assert from_dict(remedies.Config, {**old, "lengths": [64]}).lengths == (64,)  # --config FILE --lengths 64
     assert script._undeprecated(remedies, "length=64") == "lengths=64"
     assert "--set length is deprecated" in capsys.readouterr().err
