@@ -59,7 +59,7 @@ print(open(train_dir / "train" / "verdict.txt").read())
 
 # %%
 cfg, model_dir = export_hf(train_dir / "train", train_dir / "toy_model")
-flags = dict(zip(["mode", "passages", "length", "key_tokens"],
+flags = dict(zip(["mode", "passages", "lengths", "key_tokens"],
                  ["tokens", cfg.kv_pairs, cfg.passage_length, cfg.passage_key_tokens]))
 chosen = ("rope_base:4", "reorder:last", "sinks:2:8") if SMOKE_RUN else recipe["REMEDIES"]
 rem = remedies.Config(weights=str(model_dir), remedies=chosen, marker="1", context=cfg.passage_length,

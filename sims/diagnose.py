@@ -2,7 +2,7 @@
 
     python sims/diagnose.py --smoke                                  # offline: a tiny random Llama + word tokenizer
     python sims/diagnose.py --weights path/to/checkpoint             # text probe with the checkpoint's tokenizer
-    python sims/diagnose.py --weights path/to/checkpoint --mode tokens --length 2048   # ids only, any model
+    python sims/diagnose.py --weights path/to/checkpoint --mode tokens --lengths 2048  # ids only, any model
     python sims/diagnose.py --weights DIR --corpus my_paragraphs/ --facts my_facts.jsonl
     python sims/diagnose.py --help
 

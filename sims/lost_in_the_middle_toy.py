@@ -86,7 +86,7 @@ def main(argv=None) -> int:
         cli.main(["diagnose", *flags, "--lengths", length, "--attention-examples", "8",
                   "--out", str(out / "diagnose")])
     remedies = REMEDIES if not args.smoke else ("rope_base:4", "reorder:last", "sinks:2:8")
-    cli.main(["remedies", *flags, "--length", length, "--remedies", ",".join(remedies), "--marker", "1", "--context",
+    cli.main(["remedies", *flags, "--lengths", length, "--remedies", ",".join(remedies), "--marker", "1", "--context",
               str(train_cfg.base.passage_length), "--attention-examples", "8", "--influence-examples",
               "0" if args.smoke else "4", "--out", str(out / "remedies")])
     print(f"recipe done in {time.process_time() - start:.0f} s of CPU (this process) -> {out}")

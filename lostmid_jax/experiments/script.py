@@ -111,8 +111,26 @@ def build_parser(name: str, prog: str | None = None, parser: argparse.ArgumentPa
     flag_list = add_flags(parser, exp.Config, aliases=getattr(exp, "CLI_ALIASES", None),
                           legacy=getattr(exp, "CLI_LEGACY", None), hidden=getattr(exp, "CLI_HIDDEN", frozenset()),
                           reserved=run_options(exp), smoke=_smoke_paths(exp), choices=getattr(exp, "CLI_CHOICES", None))
+    for old, path in getattr(exp, "CLI_DEPRECATED", {}).items():  # {old flag name: field}: read, with a hint
+        flag = next(f for f in flag_list if f.path == path)
+        parser.add_argument("--" + old, dest=path, type=str, default=argparse.SUPPRESS, help=argparse.SUPPRESS,
+                            action=_Deprecated, new=flag.options[0])
     add_run_arguments(parser, exp)
     return parser, flag_list
+
+
+class _Deprecated(argparse.Action):
+    """An old flag's spelling: stores its value as the new flag does, and says once on stderr to use the new one."""
+
+    def __init__(self, *args, new: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.new = new
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import sys
+
+        print(f"{parser.prog}: {option_string} is deprecated, use {self.new} (read the same way)", file=sys.stderr)
+        setattr(namespace, self.dest, values)
 
 
 def read_config_file(path: str) -> dict:
@@ -218,9 +236,21 @@ def rerun_config(run_dir: str | pathlib.Path, assignments: list[str] | None = No
     if assignments:
         _, flag_list = build_parser(name)
         for text in assignments:
-            key, value = parse_assignment(text, flag_list)
+            key, value = parse_assignment(_undeprecated(exp, text), flag_list)
             cfg = replace_path(cfg, key, value)
     return exp, cfg, bool(record.get("smoke", False))
+
+
+def _undeprecated(exp, assignment: str) -> str:
+    """``--set old=value`` of a deprecated flag name (``exp.CLI_DEPRECATED``) as its field, with the hint."""
+    key, sep, value = assignment.partition("=")
+    new = getattr(exp, "CLI_DEPRECATED", {}).get(key.strip().lstrip("-").replace("-", "_"))
+    if not sep or new is None:
+        return assignment
+    import sys
+
+    print(f"--set {key.strip()} is deprecated, use --set {new} (read the same way)", file=sys.stderr)
+    return f"{new}={value}"
 
 
 def add_rerun_arguments(parser: argparse.ArgumentParser) -> None:

@@ -16,7 +16,10 @@ tokenizer (reading the model's tokenizer; a word-level one built with the
 `tokenizers` library), scoring (log-probabilities, ranks, exact match),
 position_test (intervals and the paired middle-vs-ends difference),
 checkpoint (the model a probe runs on: a checkpoint and its tokenizer, or the
-tiny random Llama of --smoke; the probe set from an experiment's fields).
+tiny random Llama of --smoke; the probe set from an experiment's fields),
+unknown (strings the tokenizer maps to [UNK] and answers that tokenize alike,
+refused or counted), context (the trained context; lengths beyond it) and
+cost (a run's CPU seconds and memory, estimated before any model loads).
 Attention received per key and the valley fit live with the other
 measurements: :func:`lostmid_jax.analysis.attention_received`,
 :func:`lostmid_jax.stats.valley.valley_fit`.
@@ -49,7 +52,8 @@ _EXPORTS = {
     "middle_passages": ".position_test",
     "position_test": ".position_test",
 }
-_SUBMODULES = ("checkpoint", "documents", "fact_files", "filler", "position_test", "scoring", "tokenizer")
+_SUBMODULES = ("checkpoint", "context", "cost", "documents", "fact_files", "filler", "position_test", "scoring",
+               "tokenizer", "unknown")
 
 __all__ = sorted(_EXPORTS) + list(_SUBMODULES)
 

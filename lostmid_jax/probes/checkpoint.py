@@ -2,19 +2,21 @@
 
     tiny_config()                               # the tiny Llama's DecoderConfig (vocabulary: the word tokenizer's)
     write_tiny_checkpoint(path, gain=5.0)       # save_hf of a random one + tokenizer.json (the `tokenizers` library)
-    check_text_inputs(cfg)                      # text mode: a tokenizer, readable corpus and facts (named errors)
-    model_cfg, model, path, tok = load_checkpoint(cfg, run_dir)      # cfg: weights, allow_download, mode
+    check_text_inputs(cfg)                      # text mode: a tokenizer, readable corpus and facts, every string
+                                                # known to the tokenizer, distinct candidates (named errors)
+    model_cfg, model, path, tok = load_checkpoint(cfg, run_dir)      # cfg: weights, allow_download, mode, dtype
     probes = build_probes(cfg, tok, vocab_size, length)              # text or token-level, from cfg's fields
 
 ``cfg`` is any config with the probe fields the experiments share (``diagnose``
 and ``remedies``): weights (RANDOM_TINY writes the tiny model into
 <run_dir>/checkpoint), allow_download, mode ("text" or "tokens"), examples,
 passages, candidates, key_tokens, value_tokens, facts, corpus, seed and
-optionally low.
+optionally low, marker, allow_unknown_tokens and dtype.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import pathlib
 
@@ -24,17 +26,33 @@ TINY_LLAMA = dict(depth=2, width=32, heads=4, kv_heads=2, mlp_width=64, rope_the
                   max_positions=512)
 """The tiny Llama's fields over preset "llama-3.2-1b": RMSNorm, SwiGLU, RoPE; width 32, 2 layers."""
 TINY_SEED = 1234
+WORD_JOINER = "\u2060"
+"""The default marker of ``lostmid remedies`` (U+2060, the zero-width word joiner); the tiny tokenizer knows it."""
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "spiece.model")
 """Files that make a checkpoint directory carry a tokenizer (:func:`.tokenizer.load_tokenizer` reads them)."""
 _LOG = logging.getLogger(__name__)
 
 
-def tiny_config():
-    """The DecoderConfig of the tiny Llama (its vocabulary: the word tokenizer over the built-in words)."""
-    from ..nn import preset
+def tiny_words() -> tuple[str, ...]:
+    """The tiny tokenizer's words (after [UNK] and [BOS]): the built-in generator's, then the default marker."""
     from .documents import builtin_vocabulary
 
-    return preset("llama-3.2-1b", vocab_size=len(builtin_vocabulary()) + 2, **TINY_LLAMA)
+    return builtin_vocabulary() + (WORD_JOINER,)
+
+
+def tiny_config():
+    """The DecoderConfig of the tiny Llama (its vocabulary: the word tokenizer over :func:`tiny_words`)."""
+    from ..nn import preset
+
+    return preset("llama-3.2-1b", vocab_size=len(tiny_words()) + 2, **TINY_LLAMA)
+
+
+def tiny_tokenizer():
+    """The tiny Llama's word-level tokenizer as a :class:`.tokenizer.TextTokenizer` (built here, nothing read)."""
+    from .tokenizer import BOS, from_tokenizers, word_tokenizer
+
+    tok = word_tokenizer(tiny_words())
+    return from_tokenizers(tok, source=f"{RANDOM_TINY} (word level)", bos_id=tok.token_to_id(BOS))
 
 
 def write_tiny_checkpoint(path, *, gain: float = 1.0, seed: int = TINY_SEED) -> pathlib.Path:
@@ -49,7 +67,6 @@ def write_tiny_checkpoint(path, *, gain: float = 1.0, seed: int = TINY_SEED) -> 
     from flax import nnx
 
     from ..nn import Decoder, save_hf
-    from .documents import builtin_vocabulary
     from .tokenizer import save_tokenizer, word_tokenizer
 
     model_cfg = tiny_config()
@@ -58,7 +75,7 @@ def write_tiny_checkpoint(path, *, gain: float = 1.0, seed: int = TINY_SEED) -> 
         params = nnx.state(model, nnx.Param)
         nnx.update(model, jax.tree.map(lambda v: v * gain if v.ndim >= 2 else v, params))
     path = save_hf(model, model_cfg, path)
-    save_tokenizer(word_tokenizer(builtin_vocabulary()), path)
+    save_tokenizer(word_tokenizer(tiny_words()), path)
     return pathlib.Path(path)
 
 
@@ -71,12 +88,40 @@ def check_tokenizer_files(path, weights, *, name: str = "weights") -> None:
                          "--mode tokens (keys and values as token ids, no tokenizer)")
 
 
-def check_text_inputs(cfg) -> None:
-    """Text mode's refusals before any work (ValueError naming the field): a checkpoint without a tokenizer
-    (``weights``; RANDOM_TINY brings its own), an unreadable ``corpus``, a ``facts`` file with fewer than 2 facts,
-    or of the paper's formats with fewer than k - 1 distractor documents in an example (``passages``) or
-    more ids in an example's documents and question than the shortest prompt length (``lengths``)."""
-    from .documents import read_corpus, read_facts
+def probe_facts(cfg):
+    """The facts of ``cfg``'s examples: the first ``examples`` of its ``facts`` file, else the built-in ones
+    (ValueError naming ``examples`` past the built-in generator's distinct facts)."""
+    from .documents import builtin_facts, read_facts
+
+    if cfg.facts:
+        return read_facts(cfg.facts)[:cfg.examples]
+    try:
+        return builtin_facts(cfg.examples, seed=cfg.seed)
+    except ValueError as err:
+        raise ValueError(f"examples: the built-in generator cannot make {cfg.examples} distinct facts ({err}); "
+                         "give a --facts file") from None
+
+
+@dataclasses.dataclass(frozen=True)
+class TextInputs:
+    """What :func:`check_text_inputs` learned: the unknown strings (:class:`.unknown.UnknownCount`), the
+    longest answer in ids (A: a scoring forward reads T + A - 1 positions) and the tokenizer."""
+
+    unknown: object
+    answer_ids: int
+    tokenizer: object
+
+
+def check_text_inputs(cfg) -> TextInputs:
+    """Text mode's refusals before any work (ValueError, one line naming the field): a checkpoint without a
+    tokenizer (``weights``; RANDOM_TINY brings its own), an unreadable ``corpus``, a ``facts`` file with fewer
+    than 2 facts or too few distinct answers for the candidates, of the paper's formats with fewer than k - 1
+    distractor documents in an example (``passages``) or more ids in an example's documents and question than
+    the shortest prompt length (``lengths``), a string the tokenizer maps to its unknown id (unless
+    ``cfg.allow_unknown_tokens``), answers that tokenize alike (:mod:`.unknown`)."""
+    from .documents import ANSWER, read_corpus, read_facts
+    from .tokenizer import load_tokenizer
+    from .unknown import check_candidates, check_known, probe_texts
 
     directory = None
     if cfg.weights != RANDOM_TINY:
@@ -84,23 +129,44 @@ def check_text_inputs(cfg) -> None:
 
         directory = checkpoint_config(cfg.weights, allow_download=cfg.allow_download)[0]
         check_tokenizer_files(directory, cfg.weights)
-    if cfg.corpus is not None:
-        read_corpus(cfg.corpus)
-    facts = read_facts(cfg.facts) if cfg.facts is not None else ()
-    if cfg.facts is not None and len(facts) < 2:
+        tok = load_tokenizer(directory)
+    else:
+        tok = tiny_tokenizer()
+    corpus = read_corpus(cfg.corpus) if cfg.corpus is not None else None
+    if cfg.facts is not None and len(read_facts(cfg.facts)) < 2:
         raise ValueError("facts: the file must hold >= 2 facts (the paired intervals need 2 examples)")
-    short = [e for e, f in enumerate(facts[:cfg.examples]) if len(getattr(f, "distractors", ())) < cfg.passages - 1]
-    if short and hasattr(facts[0], "distractors"):
-        raise ValueError(f"passages: example {short[0]} of {cfg.facts!r} holds "
-                         f"{len(facts[short[0]].distractors)} distractor documents; passages={cfg.passages} needs "
-                         f"{cfg.passages - 1} (lower passages)")
-    if directory is not None and facts and hasattr(facts[0], "distractors"):  # the documents fit each length
-        from .documents import check_document_length, documents_needed
-        from .tokenizer import load_tokenizer
+    facts = probe_facts(cfg)
+    _check_documents(cfg, facts, tok if directory is not None else None)
+    marker = getattr(cfg, "marker", None) if _uses_markers(cfg) else None
+    count = check_known(tok, probe_texts(facts, corpus=corpus, marker=marker),
+                        allow=cfg.allow_unknown_tokens, marker=marker)
+    answers = [f.answer for f in facts]
+    if len(set(answers)) < cfg.candidates:
+        raise ValueError(f"candidates: {cfg.candidates} answer candidates need as many distinct answers among the "
+                         f"{len(facts)} facts of the examples, found {len(set(answers))}")
+    check_candidates(tok, answers)
+    if marker is not None and hasattr(cfg, "marker_ids"):
+        cfg.marker_ids(tok)  # a marker that encodes to nothing is refused
+    return TextInputs(count, max(len(tok.encode(ANSWER.format(answer=a))) for a in answers), tok)
 
-        lengths = getattr(cfg, "lengths", None) or (getattr(cfg, "length"),)
-        needed = documents_needed(load_tokenizer(directory), facts[:cfg.examples], cfg.passages)
-        check_document_length(needed, min(lengths), cfg.passages)
+
+def _check_documents(cfg, facts, tok) -> None:
+    """Examples of the paper's formats (facts with distractor documents): k - 1 distractors each (``passages``),
+    and, with the checkpoint's tokenizer ``tok``, documents and question within the shortest length."""
+    if not facts or not hasattr(facts[0], "distractors"):
+        return
+    short = [e for e, f in enumerate(facts) if len(f.distractors) < cfg.passages - 1]
+    if short:
+        raise ValueError(f"passages: example {short[0]} of {cfg.facts!r} holds {len(facts[short[0]].distractors)} "
+                         f"distractor documents; passages={cfg.passages} needs {cfg.passages - 1} (lower passages)")
+    if tok is not None:
+        from .documents import check_document_length, documents_needed
+
+        check_document_length(documents_needed(tok, facts, cfg.passages), min(cfg.lengths), cfg.passages)
+
+
+def _uses_markers(cfg) -> bool:
+    return any(str(r).startswith("markers") for r in getattr(cfg, "remedies", ()))
 
 
 def checkpoint_title(weights: str) -> str:
@@ -140,22 +206,22 @@ def load_checkpoint(cfg, run_dir, *, gain: float = 1.0):
     else:
         path = checkpoint_config(cfg.weights, allow_download=cfg.allow_download)[0]
     tok = load_tokenizer(path) if cfg.mode == "text" else None
-    _LOG.info(f"loading {path} with nn.load_hf")
-    model_cfg, model = load_hf(path)
+    dtype = getattr(cfg, "dtype", "float32")
+    _LOG.info(f"loading {path} with nn.load_hf ({dtype})")
+    model_cfg, model = load_hf(path, param_dtype=dtype)
     return model_cfg, model, path, tok
 
 
 def build_probes(cfg, tok, vocab_size: int, length: int):
     """The probe set of ``cfg`` at prompt length T = ``length`` (text with ``tok``, or token ids)."""
-    from .documents import builtin_facts, read_corpus, read_facts, text_probes, token_probes
+    from .documents import read_corpus, text_probes, token_probes
 
     if cfg.mode == "tokens":
         return token_probes(vocab_size, examples=cfg.examples, passages=cfg.passages, length=length,
                             candidates=cfg.candidates, key_tokens=cfg.key_tokens, value_tokens=cfg.value_tokens,
                             low=getattr(cfg, "low", 0), seed=cfg.seed)
-    facts = read_facts(cfg.facts)[:cfg.examples] if cfg.facts else builtin_facts(cfg.examples, seed=cfg.seed)
     corpus = read_corpus(cfg.corpus) if cfg.corpus else None
-    return text_probes(tok, facts, passages=cfg.passages, length=length, candidates=cfg.candidates,
+    return text_probes(tok, probe_facts(cfg), passages=cfg.passages, length=length, candidates=cfg.candidates,
                        corpus=corpus, seed=cfg.seed)
 
 
@@ -174,6 +240,18 @@ class CheckpointSource:
         for name in ("corpus", "facts"):
             if getattr(self, name) is not None and self.mode != "text":
                 raise ValueError(f"{name} is used by mode 'text' only, got mode={self.mode!r}")
+
+    def lengths_tuple(self) -> tuple:
+        """``lengths`` as a tuple: a sequence's items, else the one value (a config.json may hold either)."""
+        return tuple(self.lengths) if isinstance(self.lengths, (list, tuple)) else (self.lengths,)
+
+    def check_flags(self, dtypes) -> None:
+        """dtype one of ``dtypes``; allow_unknown_tokens and allow_extrapolation bools (ValueError naming them)."""
+        from ..validation import check_bool_like, check_choice
+
+        check_choice("dtype", self.dtype, dtypes)
+        for name in ("allow_unknown_tokens", "allow_extrapolation"):
+            object.__setattr__(self, name, check_bool_like(name, getattr(self, name)))
 
     def checked_model_config(self):
         """The checkpoint's DecoderConfig, its size checked, with a vocabulary (ValueError naming ``weights``)."""
@@ -200,5 +278,7 @@ class CheckpointSource:
         """The checkpoint's name in titles."""
         return checkpoint_title(self.weights)
 
-__all__ = ["CheckpointSource", "RANDOM_TINY", "TINY_LLAMA", "TINY_SEED", "TOKENIZER_FILES", "build_probes", "check_text_inputs", "check_tokenizer_files", "checkpoint_title", "stored_checkpoint_name",
-           "load_checkpoint", "tiny_config", "write_tiny_checkpoint"]
+__all__ = ["CheckpointSource", "RANDOM_TINY", "TINY_LLAMA", "TINY_SEED", "TOKENIZER_FILES", "TextInputs", "WORD_JOINER",
+           "build_probes", "check_text_inputs", "check_tokenizer_files", "checkpoint_title", "load_checkpoint",
+           "probe_facts", "stored_checkpoint_name", "tiny_config", "tiny_tokenizer", "tiny_words",
+           "write_tiny_checkpoint"]

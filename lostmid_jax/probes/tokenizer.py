@@ -4,6 +4,7 @@
     ids = tok.encode(" The code of Arlo is 42.")   # list[int], no special tokens added
     tok.bos_id                                     # the beginning-of-sequence id, or None
     tok.decode(ids)                                # the text of ids (examples.jsonl)
+    tok.unk_id, tok.unk_token                      # the unknown id and its text ("[UNK]"), or None (byte-level BPE)
     word_tokenizer(words)                          # a `tokenizers` WordLevel tokenizer over a word list
     bpe_tokenizer(texts, vocab_size=300)           # a byte-level BPE trained on texts (subword pieces)
     save_tokenizer(word_tokenizer(words), path)    # tokenizer.json + tokenizer_config.json (AutoTokenizer reads it)
@@ -39,6 +40,8 @@ class TextTokenizer:
       vocab_size: the number of ids.
       source: where it was read from (for reports).
       decode: token ids -> text, special tokens kept (examples.jsonl), or None.
+      unk_id: the id a text the vocabulary cannot write maps to, or None (byte-level BPE has none).
+      unk_token: its text (e.g. "[UNK]", "<unk>"), or None.
     """
 
     encode: Callable[[str], list[int]]
@@ -46,6 +49,25 @@ class TextTokenizer:
     vocab_size: int
     source: str
     decode: Callable[[Sequence[int]], str] | None = None
+    unk_id: int | None = None
+    unk_token: str | None = None
+
+
+def from_tokenizers(tok, *, source: str, bos_id: int | None = None) -> TextTokenizer:
+    """A :class:`TextTokenizer` of a `tokenizers` Tokenizer; its unknown id is the model's own ("unk_token" of
+    WordLevel, WordPiece and BPE, "unk_id" of Unigram; None when the model has none)."""
+    model = json.loads(tok.to_str()).get("model", {})
+    unk_token, unk_id = model.get("unk_token"), model.get("unk_id")
+    if isinstance(unk_token, str):
+        unk_id = tok.token_to_id(unk_token)
+    elif isinstance(unk_id, int) and not isinstance(unk_id, bool):
+        unk_token = tok.id_to_token(unk_id)
+    else:
+        unk_token = unk_id = None
+    return TextTokenizer(encode=lambda text: tok.encode(text, add_special_tokens=False).ids, bos_id=bos_id,
+                         vocab_size=tok.get_vocab_size(with_added_tokens=True), source=source,
+                         decode=lambda ids: tok.decode([int(i) for i in ids], skip_special_tokens=False),
+                         unk_id=unk_id, unk_token=unk_token if unk_id is not None else None)
 
 
 def _bos_from_config(directory: pathlib.Path, token_to_id) -> int | None:
@@ -80,10 +102,7 @@ def load_tokenizer(weights, *, name: str = "weights") -> TextTokenizer:
         import tokenizers
 
         tok = tokenizers.Tokenizer.from_file(str(path))
-        return TextTokenizer(encode=lambda text: tok.encode(text, add_special_tokens=False).ids,
-                             bos_id=_bos_from_config(directory, tok.token_to_id),
-                             vocab_size=tok.get_vocab_size(with_added_tokens=True), source=str(path),
-                             decode=lambda ids: tok.decode([int(i) for i in ids], skip_special_tokens=False))
+        return from_tokenizers(tok, source=str(path), bos_id=_bos_from_config(directory, tok.token_to_id))
     files = ("tokenizer.model", "vocab.json", "spiece.model")
     if any((directory / f).is_file() for f in files):
         try:
@@ -96,7 +115,8 @@ def load_tokenizer(weights, *, name: str = "weights") -> TextTokenizer:
         tok = AutoTokenizer.from_pretrained(directory, local_files_only=True, trust_remote_code=False)
         return TextTokenizer(encode=lambda text: tok.encode(text, add_special_tokens=False),
                              bos_id=tok.bos_token_id, vocab_size=len(tok), source=str(directory),
-                             decode=lambda ids: tok.decode([int(i) for i in ids], skip_special_tokens=False))
+                             decode=lambda ids: tok.decode([int(i) for i in ids], skip_special_tokens=False),
+                             unk_id=tok.unk_token_id, unk_token=tok.unk_token if tok.unk_token_id is not None else None)
     raise ValueError(f"{name}: the checkpoint {str(weights)!r} holds no tokenizer (tokenizer.json, "
                      f"tokenizer.model or vocab.json); the text probe needs one: add it, or use the "
                      "token-level probe (mode 'tokens'), which needs none")
@@ -147,4 +167,5 @@ def save_tokenizer(tok, path) -> pathlib.Path:
     return path
 
 
-__all__ = ["BOS", "TextTokenizer", "UNK", "bpe_tokenizer", "load_tokenizer", "save_tokenizer", "word_tokenizer"]
+__all__ = ["BOS", "TextTokenizer", "UNK", "bpe_tokenizer", "from_tokenizers", "load_tokenizer", "save_tokenizer",
+           "word_tokenizer"]

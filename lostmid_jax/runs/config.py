@@ -122,12 +122,17 @@ def _sequence(name: str, value, annotation):
 
 
 def from_dict(cls, values: dict):
-    """``cls(**values)`` with nested dicts turned into their dataclasses; unknown keys are an error.
+    """``cls(**values)`` with nested dicts turned into their dataclasses; unknown keys are an error, except a
+    field renamed since (``cls.RENAMED_FIELDS`` {old: new}), read under its new name.
 
     A nested dict may give only some fields: the others keep the field's default
     (e.g. {"base": {"steps": 5}} changes only base.steps of the default base)."""
     if not isinstance(values, dict):
         raise ValueError(f"{cls.__name__}: expected a mapping of field values, got {values!r}")
+    for old, new in getattr(cls, "RENAMED_FIELDS", {}).items():  # {old field: new field} of earlier config.json
+        if old in values:  # read under the new name; a value given under the new name too wins (a flag over a file)
+            values = {(new if key == old else key): value for key, value in values.items() if key != old
+                      or new not in values}
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(values) - names)
     if unknown:

@@ -73,7 +73,7 @@ def bare_checkpoints(tmp_path_factory):
 @pytest.mark.parametrize("flags,message", [
     (["--weights", "{root}/llama"], "weights: the checkpoint .* holds no tokenizer"),
     (["--weights", "{root}/llama", "--mode", "tokens", "--passages", "1"], "passages must be"),
-    (["--weights", "{root}/gpt2", "--mode", "tokens", "--lengths", "16,40"], "lengths: the prompts need 40 positions"),
+    (["--weights", "{root}/gpt2", "--mode", "tokens", "--lengths", "16,40"], "lengths: T = 40 needs 40 positions .*learned position table"),
     (["--weights", "{root}/missing"], "weights: "),
 ])
 def test_bad_input_is_one_line_exit_2(bare_checkpoints, tmp_path, capsys, flags, message):
@@ -227,3 +227,33 @@ def test_documents_longer_than_the_prompt_are_refused_before_the_model_loads(bar
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and re.search(message, err[0]), err
         assert not (tmp_path / "run").exists()
+
+
+def test_the_smoke_run_finishes_within_its_estimate(smoke_run):
+    """The config's estimate of the run's CPU seconds (probes.cost, what --limits max_operations is checked
+    against) bounds the smoke run from above, and loosely: within 20 times what it took."""
+    config = json.loads((smoke_run / "config.json").read_text())
+    used, estimate = config["cpu_seconds"], config["estimated_cpu_seconds"]
+    assert 0 < used <= estimate <= 20 * used, (used, estimate)
+
+
+@pytest.mark.extended  # two more runs of the tiny model (~20 CPU-s)
+def test_extrapolated_lengths_are_marked_and_bfloat16_is_close(smoke_run, tmp_path):
+    """--allow-extrapolation: the length beyond the tiny Llama's 512 positions is marked in every row of
+    accuracy.csv and gaps.csv, in table.txt and in the verdict. --dtype bfloat16 on the smoke: every log
+    P(right answer) within 0.1 nats of float32 (measured: 0.06)."""
+    out = tmp_path / "beyond"
+    assert cli.main(["diagnose", "--smoke", "--lengths", "32,520", "--allow-extrapolation", "--no-figures",
+                     "--no-progress", "--out", str(out)]) == 0
+    t = _tables(out)
+    for name in ("accuracy", "gaps"):
+        assert dict(zip(t[name]["length"], t[name]["extrapolated"])) == {32: 0, 520: 1}
+    assert "\n  520*       1" in (out / "table.txt").read_text()
+    verdict = (out / "verdict.txt").read_text()
+    assert verdict.startswith("Extrapolated (--allow-extrapolation): T = 520 read beyond the checkpoint's trained "
+                              "context of 512 positions") and "Position test at T = 520 (extrapolated)" in verdict
+    half = tmp_path / "bf16"
+    assert cli.main(["diagnose", "--smoke", "--dtype", "bfloat16", "--no-figures", "--no-progress",
+                     "--out", str(half)]) == 0
+    a, b = _tables(smoke_run)["examples"], _tables(half)["examples"]
+    assert np.abs(a["logprob"] - b["logprob"]).max() < 0.1

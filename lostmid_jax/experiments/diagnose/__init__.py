@@ -79,15 +79,27 @@ class Result:
 
 
 def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Result:
-    """Load the checkpoint, build the probe, measure and analyse (``mesh`` unused)."""
+    """Load the checkpoint, build the probe, measure and analyse (``mesh`` unused); write examples.jsonl into
+    ``run_dir``; measured["cpu"] holds the run's CPU seconds and the config's estimate of them (probes.cost),
+    measured["unknown"] the verdict's line on strings measured as the unknown token (--allow-unknown-tokens),
+    or None."""
+    import time
+
+    from ...probes.checkpoint import check_text_inputs
     from . import claims, examples_log, measure
 
+    cpu = time.process_time()
     model_cfg, model, path, tok = measure.load(cfg, run_dir)
     probes = measure.probe_sets(cfg, model_cfg, tok)
+    answer_ids = next(iter(probes.values())).answers.shape[2]
     measured = measure.measure(cfg, model, probes, progress=progress)
     if run_dir is not None:
         examples_log.write_examples(run_dir, examples_log.example_rows(probes, measured, tok))
-    return Result(cfg, model_cfg, str(path), tuple(probes), measured, claims.analyse(cfg, measured))
+    measured["unknown"] = check_text_inputs(cfg).unknown.line(probes.values()) if cfg.mode == "text" else None
+    analysis = claims.analyse(cfg, measured)
+    measured["cpu"] = {"seconds": round(time.process_time() - cpu, 3),
+                       "estimate": round(cfg.cost(model_cfg, answer_ids).seconds, 3)}
+    return Result(cfg, model_cfg, str(path), tuple(probes), measured, analysis)
 
 
 def records(result: Result) -> dict[str, list[dict]]:
@@ -175,7 +187,8 @@ def page_table(tables: dict, cfg: Config):
 def run_info(result: Result) -> dict:
     return {"model": result.model_config, "checkpoint_dir": result.checkpoint, "prior": result.measured["prior"].label,
             "influence_method": result.measured["profiles"]["method"],
-            "seconds_by_phase": {k: round(v, 3) for k, v in result.measured["seconds"].items()}}
+            "seconds_by_phase": {k: round(v, 3) for k, v in result.measured["seconds"].items()},
+            "cpu_seconds": result.measured["cpu"]["seconds"], "estimated_cpu_seconds": result.measured["cpu"]["estimate"]}
 
 
 def resolve(cfg: Config) -> Config:

@@ -51,7 +51,8 @@ def records(result) -> dict[str, list[dict]]:
     acc, examples, gaps = [], [], []
     for length, test in out["tests"].items():
         pos, scores = test["position"], test["scores"]
-        acc += [dict(length=length, passage=p + 1, fact_x=float(test["fact_x"][p]), accuracy=float(pos.accuracy[p]),
+        beyond = int(test.get("extrapolated", False))
+        acc += [dict(length=length, extrapolated=beyond, passage=p + 1, fact_x=float(test["fact_x"][p]), accuracy=float(pos.accuracy[p]),
                      accuracy_lo=_na(pos.accuracy_lo[p]), accuracy_hi=_na(pos.accuracy_hi[p]),
                      exact=float(pos.exact[p]), exact_lo=_na(pos.exact_lo[p]), exact_hi=_na(pos.exact_hi[p]),
                      logprob=float(pos.logprob[p]), logprob_lo=_na(pos.logprob_lo[p]),
@@ -61,7 +62,7 @@ def records(result) -> dict[str, list[dict]]:
                           rank=int(scores.rank[e, p]), correct=int(scores.correct[e, p]), exact=int(scores.exact[e, p]))
                      for e in range(pos.examples) for p in range(pos.passages)]
         middle = " ".join(str(p) for p in pos.middle)
-        gaps += [dict(length=length, measure=name, middle=middle, mean=_na(g.mean), lo=_na(g.lo), hi=_na(g.hi),
+        gaps += [dict(length=length, extrapolated=beyond, measure=name, middle=middle, mean=_na(g.mean), lo=_na(g.lo), hi=_na(g.hi),
                       units=g.units, verdict=g.verdict("middle", "ends") if pos.middle else "no middle passage")
                  for name, g in (("accuracy", pos.accuracy_gap), ("logprob", pos.logprob_gap))]
     rate_columns = [c for c in COLUMNS["baselines.csv"] if c not in ("condition", "prompt_tokens")]
@@ -135,15 +136,20 @@ def table(result) -> str:
     lines = [head, "-" * len(head)]
     for length, test in result.measured["tests"].items():
         pos = test["position"]
+        shown = f"{length}*" if test.get("extrapolated") else str(length)
         for p in range(pos.passages):
-            lines.append(f"{length:>6} {p + 1:>7} {test['fact_x'][p]:>6.2f}  "
+            lines.append(f"{shown:>6} {p + 1:>7} {test['fact_x'][p]:>6.2f}  "
                          f"{_ci(pos.accuracy[p], pos.accuracy_lo[p], pos.accuracy_hi[p]):<24} "
                          f"{_ci(pos.exact[p], pos.exact_lo[p], pos.exact_hi[p]):<24} {pos.logprob[p]:>10.3f}")
     for name, b in result.measured.get("baselines", {}).items():
         r = b["rates"]
         lines.append(f"{'-':>6} {name:>14}  {_ci(r.accuracy, r.accuracy_lo, r.accuracy_hi):<24} "
                      f"{_ci(r.exact, r.exact_lo, r.exact_hi):<24} {r.logprob:>10.3f}")
-    lines += ["", f"at T = {result.measured['length']}:",
+    note = _extrapolation_note(result)
+    if note:
+        lines.append("* " + note)
+    first = result.measured["length"]
+    lines += ["", f"at T = {first}{' (extrapolated)' if result.measured['tests'][first].get('extrapolated') else ''}:",
               f"{'profile':<10} {'alpha [95% CI]':<28} {'R^2':>6} {'power law':<10} {'depth V':>8}"]
     for name, v in result.analysis["fits"].items():
         lines.append(f"{name:<10} {_ci(v.alpha, v.alpha_lo, v.alpha_hi, '.2f'):<28} {v.r2:>6.2f} "
@@ -156,17 +162,32 @@ PASTE_HEADER = ["T", "passage", "fact x", "MC accuracy [95% CI]", "exact match [
 
 def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
     """``lostmid table``: accuracy by (length, passage) with Wilson intervals, then the baseline rows, from the
-    run's accuracy.csv and baselines.csv."""
+    run's accuracy.csv and baselines.csv; a length measured beyond the trained context is starred."""
     from ...runs.paste import needed
 
     def cells(row) -> list[str]:
         return [_ci(row[n], row[f"{n}_lo"], row[f"{n}_hi"]) for n in ("accuracy", "exact", "logprob")]
 
-    rows = [[str(int(r["length"])), str(int(r["passage"])), f"{r['fact_x']:.2f}", *cells(r)]
+    def length(row) -> str:
+        return f"{int(row['length'])}{'*' if row.get('extrapolated', 0) == 1 else ''}"
+
+    rows = [[length(r), str(int(r["passage"])), f"{r['fact_x']:.2f}", *cells(r)]
             for _, r in needed(tables, "accuracy", "diagnose").iterrows()]
     if "baselines" in tables:
         rows += [["", str(r["condition"]), "", *cells(r)] for _, r in tables["baselines"].iterrows()]
     return PASTE_HEADER, rows
+
+
+def _extrapolation_note(result) -> str | None:
+    """The lengths measured beyond the trained context (--allow-extrapolation), or None."""
+    from ...probes.context import trained_context
+
+    beyond = [str(t) for t, test in result.measured["tests"].items() if test.get("extrapolated")]
+    if not beyond:
+        return None
+    context, why = trained_context(result.model_config)
+    return (f"Extrapolated (--allow-extrapolation): T = {', '.join(beyond)} read beyond the checkpoint's trained "
+            f"context of {context} positions ({why}); their numbers mix in extrapolation failure.")
 
 
 def overall_against_chance(rates, examples: int, chance: float) -> tuple[float, float, float, str]:
@@ -218,9 +239,10 @@ def verdict_lines(result) -> list[str]:
     from ...runs.verdict_table import DETAILS
 
     cfg, out, an = result.config, result.measured, result.analysis
-    lines, details = [], []
+    lines, details = [line for line in (_extrapolation_note(result), out.get("unknown")) if line], []
     for length, test in out["tests"].items():
-        lines += _position_lines(length, test["position"])
+        shown = f"{length} (extrapolated)" if test.get("extrapolated") else length
+        lines += _position_lines(shown, test["position"])
     lines += _baseline_lines(out.get("baselines", {}))
     att = out["attention"]["vs_uniform"][:, -1].mean(axis=1)  # [A, T]
     x = np.arange(1, att.shape[1] + 1) / att.shape[1]

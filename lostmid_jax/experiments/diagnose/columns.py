@@ -14,6 +14,8 @@ _RATE = "share of the E examples"
 COLUMNS = {
     "accuracy.csv": {
         "length": ("T, the prompt length of this position test", "tokens"),
+        "extrapolated": ("1 when this length's forward (prompt and answer) reads beyond the checkpoint's trained "
+                         "context (measured with --allow-extrapolation), else 0", ""),
         "passage": ("p, the passage holding the fact (1 = first)", ""),
         "fact_x": ("mean relative position of the fact's middle in the prompt, over examples", "fraction of T"),
         **interval_meanings({
@@ -49,6 +51,8 @@ COLUMNS = {
     },
     "gaps.csv": {
         "length": ("T, the prompt length", "tokens"),
+        "extrapolated": ("1 when this length's forward (prompt and answer) reads beyond the checkpoint's trained "
+                         "context (measured with --allow-extrapolation), else 0", ""),
         "measure": ("'accuracy' (multiple choice) or 'logprob' (of the right answer)", ""),
         "middle": ("the middle passage(s), e.g. '3' or '2 3'; the ends are 1 and k", ""),
         "mean": ("mean over examples of (mean over middle passages - mean over the two ends), paired per example",

@@ -2,8 +2,10 @@
 
 Everything a run could refuse is checked here, when the Config is built,
 before any model is loaded: the checkpoint and its config.json, a tokenizer
-in text mode, the passage count, the prompt length against a learned
-position table, the user's corpus and facts files.
+in text mode and every string it cannot write (probes.unknown), answers that
+tokenize alike, the passage count, the prompt lengths against the trained
+context (probes.context), the user's corpus and facts files, and the run's
+work and memory against the resource limits (probes.cost, ``--limits``).
 """
 
 from __future__ import annotations
@@ -11,10 +13,13 @@ from __future__ import annotations
 import dataclasses
 
 from ...probes.checkpoint import RANDOM_TINY, CheckpointSource, check_text_inputs, tiny_config
+from ...probes.context import check_context
+from ...probes.cost import Cost
 from ...runs.config import reading_stored
 from ...validation import check_choice, check_float, check_int
 
 MODES = ("text", "tokens")
+DTYPES = ("float32", "bfloat16")
 METHODS = ("auto", "exact", "randomized")
 EXACT_MAX_WIDTH = 256  # method "auto": exact influence profiles up to this width, randomized above
 SMOKE = {"weights": RANDOM_TINY, "passages": 3, "lengths": (32, 48), "examples": 6, "candidates": 3,
@@ -54,6 +59,12 @@ class Config(CheckpointSource):
       batch: prompts per scoring forward pass.
       n_boot: bootstrap replicates of every interval.
       seed: the generator's seed (facts, filler, distractors) and the bootstrap's.
+      dtype: the parameters' and activations' dtype: float32 or bfloat16 (large checkpoints; scores within
+        the tolerance docs/diagnose.md states).
+      allow_unknown_tokens: measure prompts, facts and answers the tokenizer maps to its unknown id (e.g. [UNK])
+        instead of refusing them; the verdict counts them.
+      allow_extrapolation: measure lengths beyond the checkpoint's trained context (max_position_embeddings, or
+        the rope_scaling context) instead of refusing them; the tables and the verdict mark them.
     """
 
     weights: str
@@ -77,9 +88,13 @@ class Config(CheckpointSource):
     batch: int = 8
     n_boot: int = 2000
     seed: int = 0
+    dtype: str = "float32"
+    allow_unknown_tokens: bool = False
+    allow_extrapolation: bool = False
 
     def __post_init__(self):
         self.check_source()
+        self.check_flags(DTYPES)
         check_choice("mode", self.mode, MODES)
         check_choice("method", self.method, METHODS)
         for name, low in (("passages", 2), ("examples", 2), ("candidates", 2), ("key_tokens", 1),
@@ -89,7 +104,7 @@ class Config(CheckpointSource):
         check_float("band", self.band, 0, 0.5, open_min=True, open_max=True)
         layers = tuple(self.layers)
         object.__setattr__(self, "layers", layers)
-        lengths = tuple(self.lengths) if not isinstance(self.lengths, (str, bytes)) else ()
+        lengths = self.lengths_tuple()
         if not lengths or len(set(lengths)) != len(lengths):
             raise ValueError(f"lengths must be one or more distinct prompt lengths >= 8, got {self.lengths!r}")
         object.__setattr__(self, "lengths", tuple(check_int("lengths", t, 8) for t in lengths))
@@ -98,12 +113,27 @@ class Config(CheckpointSource):
         model_cfg = self.checked_model_config()
         if any(isinstance(l, bool) or not isinstance(l, int) or not 1 <= l <= model_cfg.depth for l in layers):
             raise ValueError(f"layers must be 1-based layer numbers in [1, {model_cfg.depth}], got {layers!r}")
-        needed = max(self.lengths) + (self.value_tokens - 1 if self.mode == "tokens" else 0)
-        if model_cfg.position == "learned" and needed > model_cfg.max_positions:
-            raise ValueError(f"lengths: the prompts need {needed} positions but the checkpoint's learned position "
-                             f"table holds max_positions={model_cfg.max_positions}")
-        if self.mode == "text":
-            check_text_inputs(self)
+        answer_ids = check_text_inputs(self).answer_ids if self.mode == "text" else self.value_tokens
+        check_context(model_cfg, {t: t + answer_ids - 1 for t in self.lengths}, allow=self.allow_extrapolation)
+        self.cost(model_cfg, answer_ids).check(f"diagnose: lengths={','.join(map(str, self.lengths))}, examples="
+                                               f"{self.examples}, batch={self.batch}, n_boot={self.n_boot}")
+
+    def cost(self, model_cfg, answer_ids: int = 1) -> Cost:
+        """The run's estimated CPU seconds and peak memory (probes.cost) for the checkpoint ``model_cfg``."""
+        import dataclasses as dc
+
+        m = dc.replace(model_cfg, param_dtype=self.dtype, dtype=None)
+        e, k, first = self.examples, self.passages, self.lengths[0]
+        rows = e * k * (1 if answer_ids == 1 else self.candidates)
+        att, prof = min(self.attention_examples, e), min(self.profile_examples, e)
+        backward = m.width if self.resolved_method(m.width) == "exact" else self.probes
+        total = Cost.weights(m, copies=2)
+        for t in self.lengths:
+            total += Cost.forward(m, rows=rows, length=t + answer_ids - 1, batch=self.batch, answer_ids=answer_ids)
+            total += Cost.paired(replicates=self.n_boot, units=e, fits=2)
+        total += Cost.attention(m, prompts=att, length=first)
+        total += Cost.forward(m, rows=2 * prof, length=first, backward=backward, programs=3)
+        return total + Cost.bootstrap(replicates=self.n_boot, units=max(att, prof), fits=6, width=first)
 
     def resolved_method(self, width: int) -> str:
         """The influence profile method for a model of width D."""
@@ -113,4 +143,4 @@ class Config(CheckpointSource):
 
 
 
-__all__ = ["Config", "MODES", "RANDOM_TINY", "SMOKE", "SMOKE_HELP", "tiny_config"]
+__all__ = ["Config", "DTYPES", "MODES", "RANDOM_TINY", "SMOKE", "SMOKE_HELP", "tiny_config"]

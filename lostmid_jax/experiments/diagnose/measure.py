@@ -92,13 +92,14 @@ def measure(cfg: Config, model, probes_by_length: dict, *, progress: bool = True
       probes_by_length: {T: probes.ProbeSet} (:func:`probe_sets`); the first T also feeds attention and profiles.
 
     Returns a dict: tests ({T: dict(scores=probes.ProbeScores, position=probes.PositionResult, fact_x [k] (mean
-    relative position of the fact per passage))}), attention (raw and vs_uniform [A, H', N, T0], heat [B, B],
+    relative position of the fact per passage), extrapolated (the forward reads beyond the trained context))}), attention (raw and vs_uniform [A, H', N, T0], heat [B, B],
     layers), profiles (trained, step0 [S, T0], alphas [S, H]), prior (the theory prior), prior_row [T0],
     length (T0), baselines ({"closed-book", "oracle": dict(scores, rates=probes.position_test.Rates,
     prompt_tokens [E])}: the
     question alone, the fact or gold document alone), seconds per phase.
     """
     from ...analysis import prior_for, theory_row
+    from ...probes.context import extrapolated
     from ...probes.position_test import position_test, rates
     from ...probes.scoring import check_fits, score_probes
 
@@ -113,7 +114,7 @@ def measure(cfg: Config, model, probes_by_length: dict, *, progress: bool = True
         scores = score_probes(model, probes, batch=cfg.batch)
         fact_x = (probes.fact_start + probes.fact_length[:, None] / 2).mean(axis=0) / length
         tests[length] = dict(scores=scores, position=position_test(scores, n_boot=cfg.n_boot, seed=cfg.seed),
-                             fact_x=fact_x)
+                             fact_x=fact_x, extrapolated=extrapolated(model.cfg, probes.positions_needed))
         seconds["scoring"] += time.perf_counter() - start
     first = probes_by_length[next(iter(probes_by_length))]
     mid = middle_index(first.passages)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
+import time
 
 import numpy as np
 
@@ -39,6 +40,7 @@ from .config import RANDOM_TINY, SMOKE, SMOKE_HELP, Config
 
 NAME = "remedies"
 NOT_APPLICABLE = "not applicable"
+CLI_DEPRECATED = {"length": "lengths"}  # the flag is spelled as diagnose's; --length still reads, with a hint
 VERDICT_TITLE = "inference-time remedies vs the unmodified model (paired over examples, 95% CIs)"
 FILES = {"checkpoint": "the tiny random Llama and its word-level tokenizer measured with --smoke"}
 _LOG = logging.getLogger(__name__)
@@ -69,6 +71,8 @@ COLUMNS = {
                     "this model, or it is a no-op at this length)", ""),
         "note": ("why the remedy was not measured ('' when applied)", ""),
         "length": ("T, the prompt length the model read (markers lengthen it)", "tokens"),
+        "extrapolated": ("1 when the forward (prompt and answer) reads beyond the checkpoint's trained context "
+                         "(measured with --allow-extrapolation), else 0", ""),
         "prior": ("the Step-0 theory prior of the (remedied) architecture at T (analysis.prior_for)", ""),
         "position_verdict": ("the position test: middle worse / middle better / no difference beyond noise", ""),
         "gap": ("paired middle-minus-ends accuracy gap, mean over examples", ""),
@@ -125,6 +129,9 @@ class Result:
       remedies: {spec: (Remedy, Measurement or None, Effect or None, skipped reason or None)}.
       valleys: {'none' | spec: stats.valley.ValleyFit or None (the fit range too short)}.
       checkpoint: the directory the weights were read from.
+      extrapolated: {'none' | spec: True when its forward reads beyond the checkpoint's trained context}.
+      unknown: the verdict's line on strings measured as the unknown token (--allow-unknown-tokens), or None.
+      cpu: {"seconds": CPU seconds of the run, "estimate": what the config's cost estimated before it}.
     """
 
     config: Config
@@ -133,16 +140,9 @@ class Result:
     remedies: dict
     valleys: dict
     checkpoint: str
-
-
-def marker_ids(cfg: Config, tok) -> list[int]:
-    """The marker's ids: a token id, or the string encoded with the tokenizer (ValueError naming ``marker``)."""
-    if cfg.marker.isdigit():
-        return [int(cfg.marker)]
-    ids = tok.encode(cfg.marker)
-    if not ids:
-        raise ValueError(f"marker: {cfg.marker!r} encodes to no token with this tokenizer; pass a token id")
-    return ids
+    extrapolated: dict = dataclasses.field(default_factory=dict)
+    unknown: str | None = None
+    cpu: dict = dataclasses.field(default_factory=dict)
 
 
 def _valley(rows):
@@ -161,11 +161,15 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
     from ...probes.remedies import apply_remedy, parse_remedy
     from ...probes.remedy_effects import compare, measure
 
-    from ...probes.checkpoint import build_probes, load_checkpoint
+    from ...probes.checkpoint import build_probes, check_text_inputs, load_checkpoint
+    from ...probes.context import extrapolated
 
+    cpu = time.process_time()
     model_cfg, model, path, tok = load_checkpoint(cfg, run_dir)
     probes = build_probes(cfg, tok, model_cfg.vocab_size, cfg.length)
-    ids = marker_ids(cfg, tok) if any(r.startswith("markers") for r in cfg.remedies) else None
+    ids = cfg.marker_ids(tok) if any(r.startswith("markers") for r in cfg.remedies) else None
+    estimate = cfg.cost(model_cfg, probes.answers.shape[2], len(ids or [1])).seconds
+    beyond, scored = {"none": extrapolated(model_cfg, probes.positions_needed)}, [probes]
     sizes = dict(attention_examples=cfg.attention_examples, influence_examples=cfg.influence_examples,
                  batch=cfg.batch, theory_a=cfg.theory_a, n_boot=cfg.n_boot, seed=cfg.seed)
     _LOG.info(f"measuring the unmodified model and {len(cfg.remedies)} remedies on {probes.examples} examples x "
@@ -183,9 +187,13 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
             m = measure(applied.model, applied.probes, **sizes)
             out[spec] = (remedy, m, compare(base, m, n_boot=cfg.n_boot, seed=cfg.seed), None)
             valleys[spec] = _valley(m.received_raw)
+            beyond[spec] = extrapolated(model_cfg, applied.probes.positions_needed)
+            scored.append(applied.probes)
         bar.update()
     bar.close()
-    return Result(cfg, model_cfg, base, out, valleys, str(path))
+    unknown = check_text_inputs(cfg).unknown.line(scored) if cfg.mode == "text" else None
+    return Result(cfg, model_cfg, base, out, valleys, str(path), beyond, unknown,
+                  {"seconds": round(time.process_time() - cpu, 3), "estimate": round(estimate, 3)})
 
 
 # ----------------------------------------------------------------------------- theory, in words
@@ -213,12 +221,13 @@ def _accuracy_rows(name: str, m) -> list[dict]:
              "exact_hi": r.exact_hi[p], "logprob": r.logprob[p], "chance": r.chance} for p in range(r.passages)]
 
 
-def _measurement_row(name: str, m, valley, note: str = "") -> dict:
+def _measurement_row(name: str, m, valley, note: str = "", beyond: bool = False) -> dict:
     row = {"remedy": name, "applied": int(m is not None), "note": note}
     if m is None:
         return row
     gap = m.result.accuracy_gap
-    row.update(length=m.length, prior=m.prior, position_verdict=m.result.verdict, gap=gap.mean, gap_lo=gap.lo,
+    row.update(length=m.length, extrapolated=int(beyond), prior=m.prior, position_verdict=m.result.verdict,
+               gap=gap.mean, gap_lo=gap.lo,
                gap_hi=gap.hi, fact_attention=float(np.mean(m.fact_attention)) if m.fact_attention.size else None,
                fact_influence=float(np.mean(m.fact_influence)) if m.fact_influence.size else None,
                step0_share=m.step0_share)
@@ -265,8 +274,10 @@ def records(result: Result) -> dict[str, list[dict]]:
     measured = _measured(result)
     out = {
         "accuracy.csv": [r for name, m in measured for r in _accuracy_rows(name, m)],
-        "measurements.csv": [_measurement_row("none", result.base, result.valleys.get("none"))] + [
-            _measurement_row(s, m, result.valleys.get(s), note or "") for s, (_, m, _, note) in result.remedies.items()],
+        "measurements.csv": [_measurement_row("none", result.base, result.valleys.get("none"),
+                                              beyond=result.extrapolated.get("none", False))] + [
+            _measurement_row(s, m, result.valleys.get(s), note or "", result.extrapolated.get(s, False))
+            for s, (_, m, _, note) in result.remedies.items()],
         "effects.csv": [_effect_row(s, r, m, e, result.base, note) for s, (r, m, e, note) in result.remedies.items()],
         "received.csv": [r for name, m in measured for r in _profile_rows(name, m.received_raw, m.received_vs_uniform)],
     }
@@ -292,12 +303,25 @@ def table(result: Result) -> str:
         v = result.valleys.get(name)
         alpha = f"{v.alpha:7.2f}" if v is not None else f"{'-':>7}"
         att = f"{np.mean(m.fact_attention):9.3f}" if m.fact_attention.size else f"{'-':>9}"
-        lines.append(f"{name:<26} {m.length:>6} {m.correct[:, mid].mean():8.3f} {m.correct[:, ends].mean():8.3f} "
+        length = f"{m.length}*" if result.extrapolated.get(name) else str(m.length)
+        lines.append(f"{name:<26} {length:>6} {m.correct[:, mid].mean():8.3f} {m.correct[:, ends].mean():8.3f} "
                      f"{att} {alpha}  {m.result.verdict}")
     for spec, (_, m, _, note) in result.remedies.items():
         if m is None:
             lines.append(f"{spec:<26} {_unmeasured(note)}")
+    if any(result.extrapolated.values()):
+        lines.append("* " + _extrapolation_note(result))
     return "\n".join(lines)
+
+
+def _extrapolation_note(result: Result) -> str:
+    """The remedies measured beyond the checkpoint's trained context (--allow-extrapolation), in one line."""
+    from ...probes.context import trained_context
+
+    context, why = trained_context(result.model_config)
+    names = ", ".join(n for n, b in result.extrapolated.items() if b)
+    return (f"Extrapolated (--allow-extrapolation): {names} read beyond the checkpoint's trained context of "
+            f"{context} positions ({why}); their numbers mix in extrapolation failure")
 
 
 def _unmeasured(note: str) -> str:
@@ -344,6 +368,10 @@ def verdict_lines(result: Result) -> list[str]:
                      f"{_ci(effect.ends)}, "
                      f"middle log P {_ci(effect.middle_logprob)}{att}). Step 0: "
                      f"{theory_text(remedy, base, m, effect)}")
+    if any(result.extrapolated.values()):
+        lines.insert(1, _extrapolation_note(result))
+    if result.unknown:
+        lines.insert(1, result.unknown)
     lines.append("Serving-side KV-cache reordering is not a remedy here: it returns the same keys and values, so the "
                  "model's output and its influence profile are unchanged (README, scope).")
     if cfg.weights == RANDOM_TINY:  # the smoke note comes first, as in every verdict
@@ -408,7 +436,8 @@ def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
 
 
 def run_info(result: Result) -> dict:
-    return {"checkpoint": result.checkpoint}
+    return {"checkpoint": result.checkpoint, "cpu_seconds": result.cpu.get("seconds"),
+            "estimated_cpu_seconds": result.cpu.get("estimate")}
 
 
 def describe(result: Result) -> str:

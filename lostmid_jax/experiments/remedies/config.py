@@ -1,23 +1,34 @@
 """What `lostmid remedies` runs: the checkpoint, the probe design, the remedies and the measurements' sizes.
 
 Everything a run could refuse is checked when the Config is built, before any
-model is loaded: the checkpoint and its config.json, a tokenizer in text mode,
-the passage count, the prompt length against a learned position table, each
-remedy spec, the marker.
+model is loaded: the checkpoint and its config.json, a tokenizer in text mode
+and every string it cannot write (the marker included; probes.unknown),
+answers that tokenize alike, the passage count, the prompt length (markers
+and answer included) against the trained context (probes.context), each
+remedy spec, and the run's work and memory against the resource limits
+(probes.cost, ``--limits``).
+
+The prompt length is ``lengths`` (``--lengths``, one value), the spelling
+``lostmid diagnose`` uses; config.json files of earlier runs that hold
+``length`` still read (RENAMED_FIELDS), and ``--length`` is still accepted
+with a one-line hint.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from ...probes.checkpoint import RANDOM_TINY, CheckpointSource, check_text_inputs, tiny_config
+from ...probes.checkpoint import RANDOM_TINY, WORD_JOINER, CheckpointSource, check_text_inputs, tiny_config
+from ...probes.context import check_context
+from ...probes.cost import Cost
 from ...runs.config import reading_stored
 from ...validation import check_choice, check_float, check_int
 
 MODES = ("text", "tokens")
+DTYPES = ("float32", "bfloat16")
 DEFAULT_REMEDIES = ("rope_base:4", "rope_scaling:linear:2", "rope_scaling:dynamic:2", "rope_scaling:yarn:2",
                     "markers:0.25/0.5/0.75", "reorder:first", "reorder:last", "sinks:4:256")
-SMOKE = {"weights": RANDOM_TINY, "passages": 3, "length": 48, "examples": 6, "candidates": 3,
+SMOKE = {"weights": RANDOM_TINY, "passages": 3, "lengths": (48,), "examples": 6, "candidates": 3,
          "attention_examples": 2, "influence_examples": 2, "n_boot": 200, "batch": 6,
          "remedies": ("rope_base:4", "rope_scaling:yarn:4:16", "rope_scaling:dynamic:2", "markers:0.5", "reorder:last",
                       "sinks:2:16")}
@@ -41,7 +52,8 @@ class Config(CheckpointSource):
       context: the original context P of rope_scaling remedies that name none (None: max_positions).
       mode: "text" (documents in words, the checkpoint's tokenizer) or "tokens" (keys and values as ids).
       passages: k >= 2 passages per document; the fact sits in passage p = 1..k.
-      length: T, the prompt length in tokens (the question included), the same for every prompt.
+      lengths: T, the prompt length in tokens (the question included), the same for every prompt: one value
+        (the flag is spelled as diagnose's; run once per length).
       examples: E >= 2 examples, each scored with the fact in every passage, unmodified and per remedy.
       candidates: C >= 2 answers ranked per prompt (the right one and C - 1 other facts' answers).
       corpus: text mode: a directory of .txt files, one passage per paragraph, as filler (None: built-in).
@@ -56,16 +68,23 @@ class Config(CheckpointSource):
       batch: prompts per scoring forward pass.
       n_boot: bootstrap replicates of every interval.
       seed: the generator's seed (facts, filler, distractors) and the bootstrap's.
+      dtype: the parameters' and activations' dtype: float32 or bfloat16 (large checkpoints).
+      allow_unknown_tokens: measure prompts, facts, answers and a marker the tokenizer maps to its unknown id
+        (e.g. [UNK]) instead of refusing them; the verdict counts them.
+      allow_extrapolation: measure a length (markers included) beyond the checkpoint's trained context instead
+        of refusing it; the tables and the verdict mark it.
     """
+
+    RENAMED_FIELDS = {"length": "lengths"}  # config.json of earlier runs
 
     weights: str
     allow_download: bool = False
     remedies: tuple[str, ...] = DEFAULT_REMEDIES
-    marker: str = "\u2060"
+    marker: str = WORD_JOINER
     context: int | None = None
     mode: str = "text"
     passages: int = 5
-    length: int = 1024
+    lengths: tuple[int, ...] = (1024,)
     examples: int = 40
     candidates: int = 5
     corpus: str | None = None
@@ -79,11 +98,20 @@ class Config(CheckpointSource):
     batch: int = 8
     n_boot: int = 2000
     seed: int = 0
+    dtype: str = "float32"
+    allow_unknown_tokens: bool = False
+    allow_extrapolation: bool = False
 
     def __post_init__(self):
         from ...probes.remedies import parse_remedy
 
         self.check_source()
+        self.check_flags(DTYPES)
+        lengths = self.lengths_tuple()
+        if len(lengths) != 1:
+            raise ValueError(f"lengths: remedies measures one prompt length T (run it once per length), got "
+                             f"{self.lengths!r}")
+        object.__setattr__(self, "lengths", (check_int("lengths", lengths[0], 8),))
         object.__setattr__(self, "remedies", tuple(self.remedies))
         if not self.remedies:
             raise ValueError("remedies must name at least one remedy (e.g. rope_base:4)")
@@ -91,7 +119,7 @@ class Config(CheckpointSource):
         if len(set(labels)) != len(labels):
             raise ValueError(f"remedies must be distinct, got {self.remedies!r}")
         check_choice("mode", self.mode, MODES)
-        for name, low in (("passages", 2), ("length", 8), ("examples", 2), ("candidates", 2), ("key_tokens", 1),
+        for name, low in (("passages", 2), ("examples", 2), ("candidates", 2), ("key_tokens", 1),
                           ("value_tokens", 1), ("low", 0), ("attention_examples", 1), ("influence_examples", 0),
                           ("batch", 1), ("n_boot", 100), ("seed", 0)):
             check_int(name, getattr(self, name), low)
@@ -107,22 +135,63 @@ class Config(CheckpointSource):
         model_cfg = self.checked_model_config()
         if self.marker.isdigit() and int(self.marker) >= model_cfg.vocab_size:
             raise ValueError(f"marker: token id {self.marker} is outside the vocabulary [0, {model_cfg.vocab_size})")
-        if model_cfg.position == "learned" and self.positions_needed > model_cfg.max_positions:
-            raise ValueError(f"length: the prompts (with markers and the answer) need {self.positions_needed} "
-                             f"positions but the checkpoint's learned position table holds "
-                             f"max_positions={model_cfg.max_positions}")
-        if self.mode == "text":
-            check_text_inputs(self)
+        text = check_text_inputs(self) if self.mode == "text" else None
+        answer_ids = text.answer_ids if text else self.value_tokens
+        marker_ids = len(self.marker_ids(text.tokenizer)) if text and self._markers() else 1
+        check_context(model_cfg, {self.length: self.positions_needed(answer_ids, marker_ids)},
+                      allow=self.allow_extrapolation)
+        self.cost(model_cfg, answer_ids, marker_ids).check(
+            f"remedies: lengths={self.length}, examples={self.examples}, batch={self.batch}, n_boot={self.n_boot}, "
+            f"{len(self.remedies)} remedies")
 
     @property
-    def positions_needed(self) -> int:
-        """A lower bound of the positions a scoring forward uses: T, the markers (one id each at least) and the
-        answer's ids beyond the first."""
+    def length(self) -> int:
+        """T, the one prompt length of ``lengths``."""
+        return self.lengths[0]
+
+    def marker_ids(self, tok) -> list[int]:
+        """The marker's ids: a token id, or the string encoded with ``tok`` (ValueError naming ``marker``)."""
+        if self.marker.isdigit():
+            return [int(self.marker)]
+        ids = tok.encode(self.marker)
+        if not ids:
+            raise ValueError(f"marker: {self.marker!r} encodes to no token with the tokenizer {tok.source}; pass "
+                             "a token id or another string")
+        return ids
+
+    def _markers(self) -> int:
         from ...probes.remedies import parse_remedy
 
-        markers = max([len(parse_remedy(r).at) for r in self.remedies if r.startswith("markers")] or [0])
-        return self.length + markers + (self.value_tokens - 1 if self.mode == "tokens" else 0)
+        return max([len(parse_remedy(r).at) for r in self.remedies if r.startswith("markers")] or [0])
+
+    def positions_needed(self, answer_ids: int | None = None, marker_ids: int = 1) -> int:
+        """The positions the longest scoring forward uses: T, the markers (``marker_ids`` each) and the
+        answer's ids beyond the first (``answer_ids``; None: tokens mode's value_tokens, else 1)."""
+        if answer_ids is None:
+            answer_ids = self.value_tokens if self.mode == "tokens" else 1
+        return self.length + self._markers() * marker_ids + answer_ids - 1
+
+    def cost(self, model_cfg, answer_ids: int = 1, marker_ids: int = 1) -> Cost:
+        """The run's estimated CPU seconds and peak memory (probes.cost): the unmodified model and each remedy,
+        each scored, its attention captured and (``influence_examples``) its exact influence profile; a
+        reordering reuses the unmodified model's compiled programs (same model, same T)."""
+        import dataclasses as dc
+
+        m = dc.replace(model_cfg, param_dtype=self.dtype, dtype=None)
+        e, k = self.examples, self.passages
+        rows = e * k * (1 if answer_ids == 1 else self.candidates)
+        t = self.positions_needed(answer_ids, marker_ids)
+        att, inf = min(self.attention_examples, e), min(self.influence_examples, e)
+
+        def one(compiles: int) -> Cost:
+            out = (Cost.forward(m, rows=rows, length=t, batch=self.batch, answer_ids=answer_ids, programs=compiles)
+                   + Cost.attention(m, prompts=att, length=t, programs=2 * compiles)
+                   + Cost.paired(replicates=self.n_boot, units=e, fits=8)
+                   + Cost.bootstrap(replicates=200, units=att, width=t))
+            return out + Cost.forward(m, rows=inf, length=t, backward=m.width, programs=compiles) if inf else out
+
+        reorders = sum(r.startswith("reorder") for r in self.remedies)
+        return Cost.weights(m) + one(1).times(1 + len(self.remedies) - reorders) + one(0).times(reorders)
 
 
-
-__all__ = ["Config", "DEFAULT_REMEDIES", "MODES", "RANDOM_TINY", "SMOKE", "SMOKE_HELP", "tiny_config"]
+__all__ = ["Config", "DEFAULT_REMEDIES", "DTYPES", "MODES", "RANDOM_TINY", "SMOKE", "SMOKE_HELP", "tiny_config"]
