@@ -18,14 +18,14 @@ from __future__ import annotations
 import logging
 import pathlib
 
+from .tokenizer import TOKENIZER_FILES
+
 RANDOM_TINY = "random:tiny-llama"
 """``weights`` of --smoke: a tiny random Llama written with save_hf, with a word-level tokenizer."""
 TINY_LLAMA = dict(depth=2, width=32, heads=4, kv_heads=2, mlp_width=64, rope_theta=1e4, rope_scaling=None,
                   max_positions=512)
 """The tiny Llama's fields over preset "llama-3.2-1b": RMSNorm, SwiGLU, RoPE; width 32, 2 layers."""
 TINY_SEED = 1234
-TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "spiece.model")
-"""Files that make a checkpoint directory carry a tokenizer (:func:`.tokenizer.load_tokenizer` reads them)."""
 _LOG = logging.getLogger(__name__)
 
 
@@ -63,23 +63,26 @@ def write_tiny_checkpoint(path, *, gain: float = 1.0, seed: int = TINY_SEED) -> 
 
 
 def check_tokenizer_files(path, weights, *, name: str = "weights") -> None:
-    """A ValueError naming ``name`` when the checkpoint directory ``path`` carries no tokenizer file."""
-    path = pathlib.Path(path)
-    if not any((path / n).is_file() and not (path / n).is_symlink() for n in TOKENIZER_FILES):
-        raise ValueError(f"{name}: the checkpoint {str(weights)!r} holds no tokenizer (tokenizer.json, "
-                         "tokenizer.model or vocab.json); the text probe needs one: add it, or pass "
-                         "--mode tokens (keys and values as token ids, no tokenizer)")
+    """A ValueError naming ``name`` when the checkpoint directory ``path`` carries no tokenizer file (a
+    symlink counts only inside the checkpoint: :func:`lostmid_jax.nn.hf.files.checkpoint_file`)."""
+    from ..nn.hf.files import checkpoint_file
+    from .tokenizer import _no_tokenizer
+
+    if not any(checkpoint_file(path, n) is not None for n in TOKENIZER_FILES):
+        raise _no_tokenizer(name, weights)
 
 
 def check_text_inputs(cfg) -> None:
-    """Text mode's refusals before any work (ValueError naming the field): a checkpoint without a tokenizer
-    (``weights``; RANDOM_TINY brings its own), an unreadable ``corpus``, a ``facts`` file with fewer than 2 facts."""
+    """Text mode's refusals before any work (ValueError naming the field): a checkpoint without a tokenizer,
+    or whose tokenizer cannot be read and built (``weights``; RANDOM_TINY brings its own), an unreadable
+    ``corpus``, a ``facts`` file with fewer than 2 facts."""
     from .documents import read_corpus, read_facts
 
     if cfg.weights != RANDOM_TINY:
         from ..nn.hf.hub import checkpoint_config
+        from .tokenizer import load_tokenizer
 
-        check_tokenizer_files(checkpoint_config(cfg.weights, allow_download=cfg.allow_download)[0], cfg.weights)
+        load_tokenizer(checkpoint_config(cfg.weights, allow_download=cfg.allow_download)[0])
     if cfg.corpus is not None:
         read_corpus(cfg.corpus)
     if cfg.facts is not None and len(read_facts(cfg.facts)) < 2:

@@ -42,11 +42,11 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import json
 import pathlib
 
 import numpy as np
 
+from ..untrusted import check_inside, parse_json, read_text_file
 from ..validation import check_int
 
 SEPARATOR = "\n\n"
@@ -119,14 +119,19 @@ def read_corpus(directory) -> tuple[str, ...]:
     path = pathlib.Path(directory)
     if not path.is_dir():
         raise ValueError(f"corpus must be a directory of .txt files, got {str(directory)!r}")
-    paragraphs = []
+    paragraphs, skipped = [], []
     for file in sorted(path.glob("*.txt")):
-        if file.is_symlink() or not file.is_file():
+        try:
+            check_inside(path, file, "corpus")
+        except ValueError as err:  # a link out of the corpus, a FIFO, a directory named *.txt
+            skipped.append(str(err))
             continue
-        text = file.read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n")
+        text = read_text_file(file, "corpus").replace("\r\n", "\n")
         paragraphs += [" ".join(p.split()) for p in text.split("\n\n") if p.strip()]
     if not paragraphs:
-        raise ValueError(f"corpus {str(directory)!r} holds no paragraph in a .txt file")
+        why = f"; skipped: {skipped[0]}" + (f" (and {len(skipped) - 1} more)" if len(skipped) > 1 else "") \
+            if skipped else ""
+        raise ValueError(f"corpus {str(directory)!r} holds no paragraph in a .txt file{why}")
     return tuple(paragraphs)
 
 
@@ -140,13 +145,10 @@ def read_facts(file) -> tuple[Fact, ...]:
     if not path.is_file() or path.is_symlink():
         raise ValueError(f"facts must be a JSON-lines file, got {str(file)!r}")
     facts = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(read_text_file(path, "facts").splitlines(), 1):
         if not line.strip():
             continue
-        try:
-            row = json.loads(line)
-        except ValueError:
-            raise ValueError(f"facts: line {number} of {str(file)!r} is not JSON") from None
+        row = parse_json(line, f"facts: line {number} of {str(file)!r}")
         if not isinstance(row, dict) or any(not isinstance(row.get(k), str) or not row[k].strip()
                                             for k in ("fact", "question", "answer")):
             raise ValueError(f"facts: line {number} of {str(file)!r} must be an object with non-empty "
@@ -284,6 +286,10 @@ def text_probes(tokenizer, facts, *, passages: int = 5, length: int = 1024, cand
         fact_ids, tail = encode(" " + fact.fact), encode(QUESTION.format(question=fact.question))
         fact_lengths.append(len(fact_ids))
         fixed = len(head) + (passages - 1) * len(sep) + len(fact_ids) + len(tail)
+        if length - fixed < 2 * passages:
+            raise ValueError(f"facts: fact {e + 1} ({fact.fact[:40]!r}...) is {len(fact_ids)} ids long and its "
+                             f"question {len(tail)} ids: with {passages} passages of >= 2 ids they need length "
+                             f">= {fixed + 2 * passages}, and length is {length}; shorten the fact or raise length")
         pieces = [_fill(stream, budget) for budget in _budgets(length - fixed, passages)]
         rows = [_assemble(pieces, fact_ids, p, sep, head, tail) for p in range(passages)]
         prompts.append([r[0] for r in rows])
