@@ -48,11 +48,12 @@ def read_bytes_file(path, name: str | None = None, *, max_bytes: int = MAX_BYTES
         raise ValueError(f"{label} does not exist") from None
     except OSError as err:
         raise ValueError(f"{label} cannot be read ({err.strerror or err})") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = next((k for test, k in _KINDS if test(mode)), "not a regular file")
+        raise ValueError(f"{label} is {kind}, not a regular file; give the path of a file")
     with os.fdopen(fd, "rb") as file:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = next((k for test, k in _KINDS if test(mode)), "not a regular file")
-            raise ValueError(f"{label} is {kind}, not a regular file; give the path of a file")
         try:
             data = file.read(max_bytes + 1)
         except OSError as err:

@@ -26,8 +26,6 @@ import json
 import logging
 import pathlib
 import sys
-import threading
-import time
 
 import jax
 import numpy as np
@@ -107,29 +105,25 @@ def quiet_orbax_failures():
     reports of the failed write are dropped (ERROR records with tracebacks on the "absl" logger from its
     writer threads, and "Event loop is closed" errors of its closed loops: about 100 lines for one full
     disk), so the failure prints as the one line of the command, with its path (an OSError names its file:
-    experiments.script.one_line). When the block succeeds, the ERROR records held are logged as usual."""
+    experiments.script.one_line); the filter of closed-loop errors stays after a failure, as orbax's
+    threads may still end after it. When the block succeeds, the ERROR records held are logged as usual."""
     logger, hold, hook = logging.getLogger("absl"), _HoldErrors(), sys.unraisablehook
 
     def unraisable(info):
         if not (isinstance(info.exc_value, RuntimeError) and "Event loop is closed" in str(info.exc_value)):
             hook(info)
 
-    before = set(threading.enumerate())
     logger.addFilter(hold)
     sys.unraisablehook = unraisable
     try:
         yield
     except BaseException:
-        deadline = time.monotonic() + 10.0  # let orbax's writer threads end (their reports dropped) first
-        for thread in set(threading.enumerate()) - before:
-            thread.join(max(0.0, deadline - time.monotonic()))
-        raise
-    else:
-        for record in hold.held:
-            logger.handle(record)
-    finally:
         logger.removeFilter(hold)
-        sys.unraisablehook = hook
+        raise  # the hook stays: orbax's threads of the failed write may still report closed loops
+    logger.removeFilter(hold)
+    sys.unraisablehook = hook
+    for record in hold.held:  # the block succeeded: its errors are the user's to see
+        logger.handle(record)
 
 
 def _rotate(mngr: ocp.CheckpointManager, newest: int, keep: int) -> None:
