@@ -9,6 +9,7 @@ diagnose smoke run), then runs one `lostmid` command or one Python snippet. Its 
     traceback     a Python traceback
     silent wrong  exit 0 where a refusal (or a warning) was due
     hang          still running after the time limit
+    crash         killed by a signal (e.g. out of memory)
 
     python tests/fuzz/probe_readers.py [--root CODE_DIR] [--only NAME,...]   # the table by class
 
@@ -28,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 
-CLASSES = ("clean", "unclear", "traceback", "silent wrong", "hang")
+CLASSES = ("clean", "unclear", "traceback", "silent wrong", "hang", "crash")
 DEEP = 10 ** 5
 
 
@@ -341,6 +342,8 @@ def classify(case: Case, status: int | None, output: str) -> str:
     """The class of an outcome (module docstring): status None is a hang."""
     if status is None:
         return "hang"
+    if status < 0:
+        return "crash"
     if "Traceback (most recent call last)" in output:
         return "traceback"
     if status != case.status:
