@@ -24,7 +24,9 @@ parser, so ``lostmid --help`` and ``lostmid SUB --help`` answer at once.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+import warnings
 
 _THEORY_HELP = "print the exact Step-0 influence profile summary for one (L, H, a)"
 _RERUN_HELP = "run an earlier run's config.json again (optionally with fields replaced)"
@@ -104,6 +106,18 @@ def _unknown_flags(parser: argparse.ArgumentParser, command: str, unknown: list[
     sub.error(f"unrecognized arguments: {' '.join(unknown)}" + (f"; {' '.join(hints)}" if hints else ""))
 
 
+@contextlib.contextmanager
+def one_line_warnings(prog: str):
+    """Within: each warning printed as one line "<prog>: warning: <message>" on stderr (not Python's two
+    lines with the source line), e.g. load_run's unfinished-run warning."""
+    def show(message, category, filename, lineno, file=None, line=None):
+        print(f"{prog}: warning: {' '.join(str(message).split())}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``lostmid`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -120,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
 
             return int(theory.run(args) or 0)
         if kind in _RUN_DIR_COMMANDS:
-            return int(_run_dir_module(kind).run(args) or 0)
+            with one_line_warnings(f"lostmid {args.command}"):
+                return int(_run_dir_module(kind).run(args) or 0)
         from ..experiments import script
 
         if kind == "rerun":

@@ -135,11 +135,10 @@ class _Deprecated(argparse.Action):
 
 def read_config_file(path: str) -> dict:
     """Field values from a JSON file: a run's config.json ({"config": {...}}) or a plain object."""
-    try:
-        record = json.loads(pathlib.Path(path).read_text())
-    except (OSError, json.JSONDecodeError) as err:
-        raise ValueError(f"--config: cannot read {path!r} as JSON ({err})") from None
-    values = record.get("config", record) if isinstance(record, dict) else None
+    from ..untrusted import read_json_object
+
+    record = read_json_object(path, "--config")  # a regular file (no FIFO, device), UTF-8, bounded
+    values = record.get("config", record)
     if not isinstance(values, dict):
         raise ValueError(f"--config: {path!r} must hold a JSON object of config fields")
     return values

@@ -180,6 +180,7 @@ class DecoderConfig:
         if self.position == "rope" and self.resolved_head_dim % 2:
             raise ValueError(f"head_dim={self.resolved_head_dim} must be even for position='rope'")
         self._float("rope_theta", 0.0, open_min=True)
+        self._check_rope_scaling_divisors()
         self._int("max_positions", 1)
         self._float("norm_eps", 0.0, open_min=True)
         self._float("init_std", 0.0)
@@ -187,6 +188,17 @@ class DecoderConfig:
         from ..resources import check_max_depth
 
         check_max_depth("model", self.depth)  # a config of 10**5 layers is refused before anything loops over them
+
+    def _check_rope_scaling_divisors(self) -> None:
+        """The divisors of the scaled frequencies (nn.positions.rope_inv_freq): yarn's ramp divides by
+        ln(rope_theta), dynamic NTK raises theta to Dh / (Dh - 2)."""
+        kind = self.rope_scaling.kind if self.rope_scaling is not None else None
+        if kind == "yarn" and self.rope_theta <= 1:
+            raise ValueError(f"rope_theta={self.rope_theta} must be > 1 with yarn scaling (its ramp divides by "
+                             "ln(rope_theta))")
+        if kind == "dynamic" and self.resolved_head_dim <= 2:
+            raise ValueError(f"head_dim={self.resolved_head_dim} must be > 2 with dynamic scaling (it raises "
+                             "rope_theta to head_dim / (head_dim - 2))")
 
     def check_size(self, bytes_per_parameter: float | None = None, what: str = "model") -> "DecoderConfig":
         """Refuse (ValueError naming the sizes and the limit) building this model when its parameters

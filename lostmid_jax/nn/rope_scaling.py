@@ -112,8 +112,30 @@ class RopeScaling:
                                                      0.0, open_min=True))
         if self.truncate is not None:
             put("truncate", check_bool_like("rope_scaling.truncate", self.truncate))
-        if self.kind == "yarn" and self.yarn_betas[0] < self.yarn_betas[1]:
+        if self.kind == "yarn":
+            self._check_yarn()
+
+    def _check_yarn(self) -> None:
+        """yarn's numbers where they divide or take a log: beta_fast, beta_slow >= 0 (0: the default), and
+        each term g(s, m) = 0.1 m ln(s) + 1 and the attention factor finite and > 0 (ValueError naming the key)."""
+        for name in ("beta_fast", "beta_slow"):
+            if getattr(self, name) is not None and getattr(self, name) < 0:
+                raise ValueError(f"rope_scaling.{name}={getattr(self, name)} must be >= 0 (a rotation count; 0 "
+                                 "reads as transformers' default); yarn takes log(P / (2 pi {name}))")
+        if self.yarn_betas[0] < self.yarn_betas[1]:
             raise ValueError(f"rope_scaling.beta_fast={self.yarn_betas[0]} must be >= beta_slow={self.yarn_betas[1]}")
+        if self.attention_factor is None and self.mscale and self.mscale_all_dim:
+            for name in ("mscale", "mscale_all_dim"):
+                term = _yarn_term(self.factor, getattr(self, name))
+                if not (math.isfinite(term) and term > 0):
+                    raise ValueError(f"rope_scaling.{name}={getattr(self, name)} makes yarn's attention term "
+                                     f"0.1 * {name} * ln(factor) + 1 = {term:.4g} with factor={self.factor}; it "
+                                     "must be > 0 (the attention factor is the ratio of the mscale and "
+                                     "mscale_all_dim terms)")
+        scale = self.attention_scale
+        if not (math.isfinite(scale) and scale > 0):
+            raise ValueError(f"rope_scaling: yarn's attention factor is {scale!r} with factor={self.factor}, "
+                             f"mscale={self.mscale}, mscale_all_dim={self.mscale_all_dim}; it must be finite and > 0")
 
     @property
     def yarn_betas(self) -> tuple[float, float]:
@@ -128,12 +150,14 @@ class RopeScaling:
         if self.attention_factor is not None:
             return self.attention_factor
 
-        def g(scale, m=1.0):
-            return 1.0 if scale <= 1 else 0.1 * m * math.log(scale) + 1.0
+        if self.mscale and self.mscale_all_dim:  # both terms checked > 0 when built
+            return float(_yarn_term(self.factor, self.mscale) / _yarn_term(self.factor, self.mscale_all_dim))
+        return _yarn_term(self.factor)
 
-        if self.mscale and self.mscale_all_dim:
-            return float(g(self.factor, self.mscale) / g(self.factor, self.mscale_all_dim))
-        return g(self.factor)
+
+def _yarn_term(scale: float, m: float = 1.0) -> float:
+    """g(s, m) = 0.1 m ln(s) + 1 for s > 1, else 1 (transformers' get_mscale)."""
+    return 1.0 if scale <= 1 else 0.1 * m * math.log(scale) + 1.0
 
 
 def as_rope_scaling(value) -> RopeScaling | None:

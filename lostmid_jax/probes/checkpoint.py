@@ -20,6 +20,8 @@ import dataclasses
 import logging
 import pathlib
 
+from .tokenizer import TOKENIZER_FILES
+
 RANDOM_TINY = "random:tiny-llama"
 """``weights`` of --smoke: a tiny random Llama written with save_hf, with a word-level tokenizer."""
 TINY_LLAMA = dict(depth=2, width=32, heads=4, kv_heads=2, mlp_width=64, rope_theta=1e4, rope_scaling=None,
@@ -28,8 +30,6 @@ TINY_LLAMA = dict(depth=2, width=32, heads=4, kv_heads=2, mlp_width=64, rope_the
 TINY_SEED = 1234
 WORD_JOINER = "\u2060"
 """The default marker of ``lostmid remedies`` (U+2060, the zero-width word joiner); the tiny tokenizer knows it."""
-TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "spiece.model")
-"""Files that make a checkpoint directory carry a tokenizer (:func:`.tokenizer.load_tokenizer` reads them)."""
 _LOG = logging.getLogger(__name__)
 
 
@@ -80,12 +80,13 @@ def write_tiny_checkpoint(path, *, gain: float = 1.0, seed: int = TINY_SEED) -> 
 
 
 def check_tokenizer_files(path, weights, *, name: str = "weights") -> None:
-    """A ValueError naming ``name`` when the checkpoint directory ``path`` carries no tokenizer file."""
-    path = pathlib.Path(path)
-    if not any((path / n).is_file() and not (path / n).is_symlink() for n in TOKENIZER_FILES):
-        raise ValueError(f"{name}: the checkpoint {str(weights)!r} holds no tokenizer (tokenizer.json, "
-                         "tokenizer.model or vocab.json); the text probe needs one: add it, or pass "
-                         "--mode tokens (keys and values as token ids, no tokenizer)")
+    """A ValueError naming ``name`` when the checkpoint directory ``path`` carries no tokenizer file (a
+    symlink counts only inside the checkpoint: :func:`lostmid_jax.nn.hf.files.checkpoint_file`)."""
+    from ..nn.hf.files import checkpoint_file
+    from .tokenizer import _no_tokenizer
+
+    if not any(checkpoint_file(path, n) is not None for n in TOKENIZER_FILES):
+        raise _no_tokenizer(name, weights)
 
 
 def probe_facts(cfg):
@@ -128,7 +129,6 @@ def check_text_inputs(cfg) -> TextInputs:
         from ..nn.hf.hub import checkpoint_config
 
         directory = checkpoint_config(cfg.weights, allow_download=cfg.allow_download)[0]
-        check_tokenizer_files(directory, cfg.weights)
         tok = load_tokenizer(directory)
     else:
         tok = tiny_tokenizer()

@@ -56,6 +56,7 @@ import pathlib
 
 import numpy as np
 
+from ..untrusted import check_inside, parse_json, read_text_file
 from ..validation import check_int
 from .fact_files import DocumentExample, Fact, read_facts
 from .filler import WholeWords, sentence_cut, split_sentences
@@ -121,14 +122,19 @@ def read_corpus(directory) -> tuple[str, ...]:
     path = pathlib.Path(directory)
     if not path.is_dir():
         raise ValueError(f"corpus must be a directory of .txt files, got {str(directory)!r}")
-    paragraphs = []
+    paragraphs, skipped = [], []
     for file in sorted(path.glob("*.txt")):
-        if file.is_symlink() or not file.is_file():
+        try:
+            check_inside(path, file, "corpus")
+        except ValueError as err:  # a link out of the corpus, a FIFO, a directory named *.txt
+            skipped.append(str(err))
             continue
-        text = file.read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n")
+        text = read_text_file(file, "corpus").replace("\r\n", "\n")
         paragraphs += [" ".join(p.split()) for p in text.split("\n\n") if p.strip()]
     if not paragraphs:
-        raise ValueError(f"corpus {str(directory)!r} holds no paragraph in a .txt file")
+        why = f"; skipped: {skipped[0]}" + (f" (and {len(skipped) - 1} more)" if len(skipped) > 1 else "") \
+            if skipped else ""
+        raise ValueError(f"corpus {str(directory)!r} holds no paragraph in a .txt file{why}")
     return tuple(paragraphs)
 
 
@@ -268,12 +274,16 @@ def text_probes(tokenizer, facts, *, passages: int = 5, length: int = 1024, cand
     sep = encode(SEPARATOR)
     words = _filler(encode, corpus, rng)
     prompts, starts, fact_ids, tails = [], [], [], []
-    for fact in facts:
+    for e, fact in enumerate(facts):
         fact_ids.append(encode(" " + fact.fact))
         tails.append(encode(QUESTION.format(question=fact.question)))
         fixed = len(head) + (passages - 1) * len(sep) + len(fact_ids[-1]) + len(tails[-1])
+        if length - fixed < 2 * passages:
+            raise ValueError(f"facts: fact {e + 1} ({fact.fact[:40]!r}...) is {len(fact_ids[-1])} ids long and its "
+                             f"question {len(tails[-1])} ids: with {passages} passages of >= 2 ids they need length "
+                             f">= {fixed + 2 * passages}, and length is {length}; shorten the fact or raise length")
         pieces, ends = zip(*(words.take(b) for b in _budgets(length - fixed, passages)))
-        cuts = [sentence_cut(len(piece), e) for piece, e in zip(pieces, ends)]
+        cuts = [sentence_cut(len(piece), end) for piece, end in zip(pieces, ends)]
         rows = [_assemble(list(pieces), cuts, fact_ids[-1], p, sep, head, tails[-1]) for p in range(passages)]
         prompts.append([r[0] for r in rows])
         starts.append([r[1] for r in rows])

@@ -29,6 +29,8 @@ import dataclasses
 import json
 import pathlib
 
+from ..untrusted import parse_json, read_text_file
+
 FORMATS = {"facts": ("fact", "question", "answer"), "qa": ("question", "answers", "ctxs"),
            "kv": ("ordered_kv_records", "key", "value")}
 """Format name -> the fields a line of it must hold."""
@@ -136,14 +138,11 @@ def read_facts(file) -> tuple:
     if not path.is_file() or path.is_symlink():
         raise ValueError(f"facts must be a JSON-lines file, got {str(file)!r}")
     out, kind = [], None
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(read_text_file(path, "facts").splitlines(), 1):
         if not line.strip():
             continue
         where = f"line {number} of {str(file)!r}"
-        try:
-            row = json.loads(line)
-        except ValueError:
-            raise ValueError(f"facts: {where} is not JSON") from None
+        row = parse_json(line, f"facts: {where}")
         this = detect_format(row, where)
         if kind is not None and this != kind:
             raise ValueError(f"facts: {where} is {_FORMAT_NAMES[this]}, the lines above {_FORMAT_NAMES[kind]}")

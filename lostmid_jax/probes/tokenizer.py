@@ -16,16 +16,22 @@ tokenizer has one, in front.
 
 Reading never executes code from the directory: tokenizer.json is read by the
 `tokenizers` library; the fallback is transformers' AutoTokenizer with
-``local_files_only=True`` and ``trust_remote_code=False``.
+``local_files_only=True`` and ``trust_remote_code=False``. Every damaged or
+unreadable tokenizer file is one ValueError line naming the file.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
+import importlib.util
 import json
+import logging
 import pathlib
 from collections.abc import Callable, Sequence
 
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "spiece.model")
+"""Files that make a checkpoint directory carry a tokenizer (:func:`load_tokenizer` reads them)."""
 UNK, BOS = "[UNK]", "[BOS]"
 """Special tokens of :func:`word_tokenizer` (ids 0 and 1)."""
 
@@ -70,56 +76,124 @@ def from_tokenizers(tok, *, source: str, bos_id: int | None = None) -> TextToken
                          unk_id=unk_id, unk_token=unk_token if unk_id is not None else None)
 
 
-def _bos_from_config(directory: pathlib.Path, token_to_id) -> int | None:
-    path = directory / "tokenizer_config.json"
-    if not path.is_file() or path.is_symlink():
+def _bos_from_config(directory: pathlib.Path, token_to_id, name: str) -> int | None:
+    """The id of tokenizer_config.json's bos_token (a string, or an object with "content"), or None."""
+    from ..nn.hf.files import checkpoint_file
+    from ..untrusted import read_json_object, typed
+
+    path = checkpoint_file(directory, "tokenizer_config.json")
+    if path is None:
         return None
-    try:
-        bos = json.loads(path.read_text()).get("bos_token")
-    except (OSError, ValueError, AttributeError):
-        return None
+    record = read_json_object(path, name)
+    bos = record.get("bos_token")
     if isinstance(bos, dict):
-        bos = bos.get("content")
+        bos = typed(bos, "content", "a string", f"{name}: {path} bos_token")
+    elif bos is not None and not isinstance(bos, str):
+        raise ValueError(f"{name}: {path} bos_token must be a string or an object with \"content\", got "
+                         f"{json.dumps(bos)[:60]}")
     return token_to_id(bos) if isinstance(bos, str) else None
+
+
+@functools.lru_cache(maxsize=4)
+def _fast_tokenizer(path: str, name: str, _stamp: tuple):
+    """The `tokenizers` Tokenizer of tokenizer.json ``path`` (read by :mod:`lostmid_jax.untrusted` first, so
+    every damage is one line naming the file); ``_stamp`` (mtime, size) keys the cache."""
+    import tokenizers
+
+    from ..untrusted import read_json_text
+
+    text, data = read_json_text(path, name, kind="an object")  # a regular, bounded, UTF-8 file
+    model = data.get("model")
+    if not isinstance(model, dict):
+        raise ValueError(f"{name}: {path} holds no tokenizer (no \"model\" object); save it with the "
+                         "`tokenizers` library or transformers' save_pretrained")
+    try:
+        return tokenizers.Tokenizer.from_str(text)
+    except Exception as err:  # the Rust library raises its own Exception type, with serde's message
+        detail = " ".join(str(err).split())[:200]
+        raise ValueError(f"{name}: {path} is not a tokenizer the `tokenizers` library reads (its model has "
+                         f"type {model.get('type')!r}: {detail}); save it again with the `tokenizers` library "
+                         "or transformers' save_pretrained") from None
+
+
+def _no_tokenizer(name: str, weights) -> ValueError:
+    return ValueError(f"{name}: the checkpoint {str(weights)!r} holds no tokenizer (tokenizer.json, "
+                      "tokenizer.model or vocab.json); the text probe needs one: add it, or pass "
+                      "--mode tokens (keys and values as token ids, no tokenizer)")
+
+
+def _transformers_tokenizer(directory: pathlib.Path, name: str):
+    """transformers' AutoTokenizer of ``directory`` (local files only, no code of the checkpoint run); its
+    multi-line errors as one line saying what to do."""
+    from ..nn.hf.files import checkpoint_file
+    from ..untrusted import read_json_object
+
+    config = checkpoint_file(directory, "tokenizer_config.json")
+    record = read_json_object(config, name) if config is not None else {}
+    if "auto_map" in record:
+        raise ValueError(f"{name}: {config} maps the tokenizer to the checkpoint's own code (auto_map), which is "
+                         "never run (no trust_remote_code); save the tokenizer as tokenizer.json where that code "
+                         "runs (AutoTokenizer.from_pretrained(..., trust_remote_code=True).save_pretrained(DIR) "
+                         "with a fast tokenizer), or pass --mode tokens")
+    needs = ["transformers"] + (["sentencepiece"] if any(checkpoint_file(directory, f) is not None
+                                                         for f in ("tokenizer.model", "spiece.model")) else [])
+    missing = [pkg for pkg in needs if importlib.util.find_spec(pkg) is None]
+    if missing:
+        raise ValueError(f"{name}: the tokenizer of {directory} is not a tokenizer.json; reading it needs "
+                         f"{' and '.join(missing)}: pip install {' '.join(missing)} (or save it as tokenizer.json, "
+                         "or pass --mode tokens)")
+    from transformers import AutoTokenizer
+
+    quiet = logging.getLogger("transformers")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)  # its warnings of fallbacks tried ("Falling back to ...") say nothing we do not
+    try:
+        return AutoTokenizer.from_pretrained(directory, local_files_only=True, trust_remote_code=False)
+    except Exception as err:  # transformers raises ValueError, ImportError, OSError, ... over several lines
+        text = " ".join(str(err).split())
+        missing = next((pkg for pkg in ("sentencepiece", "protobuf", "tiktoken") if pkg in text.lower()), None)
+        if missing is not None:
+            raise ValueError(f"{name}: the tokenizer of {directory} needs the {missing} package: pip install "
+                             f"{missing} (or save it as tokenizer.json, or pass --mode tokens)") from None
+        raise ValueError(f"{name}: transformers cannot read the tokenizer of {directory} ({type(err).__name__}: "
+                         f"{text[:200]}); save it as tokenizer.json, or pass --mode tokens") from None
+    finally:
+        quiet.setLevel(level)
 
 
 def load_tokenizer(weights, *, name: str = "weights") -> TextTokenizer:
     """The tokenizer stored with a checkpoint (a directory, or a hub id in the local cache).
+
+    tokenizer.json is read by :mod:`lostmid_jax.untrusted` (a regular file, UTF-8, a JSON object with a
+    "model") and built by the `tokenizers` library; other tokenizer files by transformers' AutoTokenizer
+    (local files only, no code of the checkpoint). A symlink is followed only inside the checkpoint (or
+    its hub cache repo folder: :func:`lostmid_jax.nn.hf.files.checkpoint_file`).
 
     Args:
       weights: the checkpoint directory or hub id (as ``nn.load_hf`` takes).
       name: the argument name used in error messages.
 
     Raises:
-      ValueError: naming ``name`` when the directory holds no tokenizer (with the way out: the
-        token-level probe, which needs none).
+      ValueError: one line naming ``name`` and the file: no tokenizer (with the way out: the token-level
+        probe, which needs none), a damaged tokenizer.json or tokenizer_config.json, a tokenizer
+        transformers cannot read (what to install or do).
     """
+    from ..nn.hf.files import checkpoint_file
     from ..nn.hf.hub import resolve_checkpoint
 
     directory = resolve_checkpoint(weights)
-    path = directory / "tokenizer.json"
-    if path.is_file() and not path.is_symlink():
-        import tokenizers
-
-        tok = tokenizers.Tokenizer.from_file(str(path))
-        return from_tokenizers(tok, source=str(path), bos_id=_bos_from_config(directory, tok.token_to_id))
-    files = ("tokenizer.model", "vocab.json", "spiece.model")
-    if any((directory / f).is_file() for f in files):
-        try:
-            from transformers import AutoTokenizer
-        except ImportError:
-            raise ValueError(f"{name}: the checkpoint {str(weights)!r} has no tokenizer.json, only a slow tokenizer "
-                             f"({', '.join(f for f in files if (directory / f).is_file())}), which needs transformers: "
-                             "pip install 'lostmid-jax[hf]'") from None
-
-        tok = AutoTokenizer.from_pretrained(directory, local_files_only=True, trust_remote_code=False)
+    path = checkpoint_file(directory, "tokenizer.json")
+    if path is not None:
+        stat = path.stat()
+        tok = _fast_tokenizer(str(path), name, (stat.st_mtime_ns, stat.st_size))
+        return from_tokenizers(tok, source=str(path), bos_id=_bos_from_config(directory, tok.token_to_id, name))
+    if any(checkpoint_file(directory, f) is not None for f in TOKENIZER_FILES[1:]):
+        tok = _transformers_tokenizer(directory, name)
         return TextTokenizer(encode=lambda text: tok.encode(text, add_special_tokens=False),
                              bos_id=tok.bos_token_id, vocab_size=len(tok), source=str(directory),
                              decode=lambda ids: tok.decode([int(i) for i in ids], skip_special_tokens=False),
                              unk_id=tok.unk_token_id, unk_token=tok.unk_token if tok.unk_token_id is not None else None)
-    raise ValueError(f"{name}: the checkpoint {str(weights)!r} holds no tokenizer (tokenizer.json, "
-                     f"tokenizer.model or vocab.json); the text probe needs one: add it, or use the "
-                     "token-level probe (mode 'tokens'), which needs none")
+    raise _no_tokenizer(name, weights)
 
 
 def word_tokenizer(words: Sequence[str]):
@@ -167,5 +241,5 @@ def save_tokenizer(tok, path) -> pathlib.Path:
     return path
 
 
-__all__ = ["BOS", "TextTokenizer", "UNK", "bpe_tokenizer", "from_tokenizers", "load_tokenizer", "save_tokenizer",
-           "word_tokenizer"]
+__all__ = ["BOS", "TOKENIZER_FILES", "TextTokenizer", "UNK", "bpe_tokenizer", "from_tokenizers", "load_tokenizer",
+           "save_tokenizer", "word_tokenizer"]

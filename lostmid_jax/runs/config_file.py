@@ -13,6 +13,7 @@ import pathlib
 import platform
 import subprocess
 
+from ..untrusted import read_json
 from .atomic import write_atomic
 from .config import jsonable
 from .inside import inside
@@ -61,8 +62,8 @@ def write_config(run_dir: pathlib.Path, config, **extra) -> pathlib.Path:
 def read_config(path: pathlib.Path) -> dict | None:
     """The JSON object in ``path``, or None when it is missing, unreadable or not an object."""
     try:
-        record = json.loads(pathlib.Path(path).read_text())
-    except (OSError, ValueError):
+        record = read_json(path)
+    except ValueError:
         return None
     return record if isinstance(record, dict) else None
 
@@ -72,15 +73,12 @@ def read_run_record(run_dir, *, argument: str, missing: str) -> tuple[pathlib.Pa
 
     Raises:
       ValueError: "<argument>: '<run_dir>' <missing>" without a config.json; "<argument>: <path> is not valid
-        JSON (...)" when it does not parse.
+        JSON (...)", "... is not UTF-8 text", "... nests ... deep" (:func:`lostmid_jax.untrusted.read_json`).
     """
     path = inside(run_dir, CONFIG_FILE)
     if path is None:
         raise ValueError(f"{argument}: {str(run_dir)!r} {missing}")
-    try:
-        return path, json.loads(path.read_text())
-    except (ValueError, UnicodeDecodeError) as err:
-        raise ValueError(f"{argument}: {path} is not valid JSON ({err})") from None
+    return path, read_json(path, argument)
 
 
 __all__ = ["CONFIG_FILE", "git_revision", "package_versions", "read_config", "read_run_record", "write_config"]

@@ -13,11 +13,8 @@ from __future__ import annotations
 
 import os
 import pathlib
-import stat
 
-
-def _root(run_dir) -> pathlib.Path:
-    return pathlib.Path(run_dir).resolve()
+from .. import untrusted
 
 
 def check_inside(run_dir, path) -> pathlib.Path:
@@ -28,22 +25,7 @@ def check_inside(run_dir, path) -> pathlib.Path:
       ValueError: naming the entry: a symlink that leaves the run directory (or dangles or loops), or
         something other than a regular file.
     """
-    root, path = _root(run_dir), pathlib.Path(path)
-    entry = path
-    if path.is_symlink():
-        try:
-            target = path.resolve(strict=True)
-        except (OSError, RuntimeError):
-            raise ValueError(f"{path} is a symlink that leads nowhere ({os.readlink(path)!r}); a run directory "
-                             "is read from its own files only") from None
-        if target != root and root not in target.parents:
-            raise ValueError(f"{path} is a symlink to {target}, outside the run directory {root}; a run directory "
-                             "is read from its own files only (replace the link by the file)")
-        path = target
-    mode = path.stat().st_mode
-    if not stat.S_ISREG(mode):
-        raise ValueError(f"{entry} is not a regular file; a run directory is read from its own regular files only")
-    return entry
+    return untrusted.check_inside(run_dir, path, "run directory")
 
 
 def inside(run_dir, name: str) -> pathlib.Path | None:
@@ -61,9 +43,10 @@ def inside_glob(run_dir, pattern: str) -> list[pathlib.Path]:
 
 
 def read_text(run_dir, name: str) -> str | None:
-    """The text of ``run_dir``/``name`` (:func:`inside`), or None when absent."""
+    """The UTF-8 text of ``run_dir``/``name`` (:func:`inside`), or None when absent (ValueError naming the file
+    when it is not UTF-8: :func:`lostmid_jax.untrusted.read_text_file`)."""
     path = inside(run_dir, name)
-    return path.read_text() if path is not None else None
+    return untrusted.read_text_file(path) if path is not None else None
 
 
 __all__ = ["check_inside", "inside", "inside_glob", "read_text"]

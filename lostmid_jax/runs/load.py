@@ -14,8 +14,9 @@ every other field is data, so a label such as "none" stays a string.
 
 A run directory may come from someone else: reading it reads only regular
 files inside it (:mod:`.inside`: a symlink out of it is refused), checks each
-CSV for damage (truncation, ragged rows, damaged numbers: file and line
-named), and validates the stored config without resolving anything it names
+CSV for damage (truncation, ragged rows, unterminated quotes, damaged numbers,
+and the cells of the grids its experiment declares in GRIDS, such as
+diagnose's heat map: file and line named), and validates the stored config without resolving anything it names
 (:func:`.config.stored_config`: no checkpoint looked up, no network).
 """
 
@@ -30,7 +31,7 @@ from .config import from_dict, stored_config, unchecked
 from .config_file import read_run_record
 from .inside import inside_glob, read_text
 from .registry import experiment_module, experiment_names
-from .tables import read_columns, read_tables
+from .tables import check_grid, read_columns, read_tables
 
 FIGURE_FORMATS = ("png", "pdf", "svg")
 """Formats a run's figures are saved in (:func:`lostmid_jax.runs.plot.save_figures`)."""
@@ -38,6 +39,10 @@ FIGURE_FORMATS = ("png", "pdf", "svg")
 
 class StoredConfigWarning(UserWarning):
     """config.json's configuration no longer validates here (e.g. a checkpoint directory that moved)."""
+
+
+class UnfinishedRunWarning(UserWarning):
+    """config.json's status is not "done" (running, interrupted, failed): the tables may be partial."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,9 +104,13 @@ def _config(experiment: str, values: dict):
 def load_run(path) -> Run:
     """Read the run directory ``path`` back: config, typed tables, column dictionary, verdict, figures.
 
+    Warns:
+      UnfinishedRunWarning: when config.json's status is not "done" (a run still running, interrupted
+        or failed); StoredConfigWarning: when its config no longer validates here.
+
     Raises:
       ValueError: naming ``path`` when it is not a run directory (no config.json naming a known
-        experiment).
+        experiment), or naming the file and line of a damaged table.
     """
     run_dir = pathlib.Path(path)
     if not run_dir.is_dir():
@@ -117,11 +126,19 @@ def load_run(path) -> Run:
     if not isinstance(values, dict):
         raise ValueError(f"path: {config_path}'s \"config\" must be an object of config fields, got "
                          f"{json.dumps(values)[:60]}")
+    status = record.get("status", "done")
+    if status != "done":
+        warnings.warn(f"{run_dir} is an unfinished {experiment} run (status {status!r} in its config.json): its "
+                      "tables and figures may be partial", UnfinishedRunWarning, stacklevel=2)
     figures = tuple(sorted(p for fmt in FIGURE_FORMATS for p in inside_glob(run_dir, f"*.{fmt}")))
+    tables = read_tables(run_dir)
+    for stem, columns in getattr(experiment_module(experiment), "GRIDS", {}).items():
+        if stem in tables:
+            check_grid(run_dir / f"{stem}.csv", tables[stem], columns)
     return Run(path=run_dir, experiment=experiment, config=_config(experiment, values),
-               tables=read_tables(run_dir), columns=read_columns(run_dir),
+               tables=tables, columns=read_columns(run_dir),
                verdict=read_text(run_dir, "verdict.txt"), summary=read_text(run_dir, "table.txt"),
                figures=figures, record=record)
 
 
-__all__ = ["FIGURE_FORMATS", "Run", "StoredConfigWarning", "load_run"]
+__all__ = ["FIGURE_FORMATS", "Run", "StoredConfigWarning", "UnfinishedRunWarning", "load_run"]

@@ -74,6 +74,7 @@ def checked_rows(path) -> list[list[str]]:
 
     Refused: a file that is not UTF-8; a last line cut short (every line :func:`write_csv` writes ends
     with a line break, so a file that does not was truncated, e.g. mid-number: 1.2108926 read as 1.2);
+    a quote left open (its field would swallow the next rows: no field holds a line break);
     a row whose field count differs from the header's (a ragged row would shift values into other
     columns); an empty line; a column whose fields are numbers except some (a damaged number).
     """
@@ -88,11 +89,17 @@ def checked_rows(path) -> list[list[str]]:
     if not text.endswith("\n"):
         raise ValueError(f"{path} line {lines} is cut short: the file does not end with a line break, so it was "
                          "truncated (a number there may have lost digits); restore or re-run it")
-    reader = csv.reader(StringIO(text, newline=""))
+    reader = csv.reader(StringIO(text, newline=""), strict=True)
+    rows, start = [], 1
     try:
-        rows = [(reader.line_num, row) for row in reader]
+        for row in reader:
+            if reader.line_num != start:  # a quoted field ran over line breaks: write_csv never writes one
+                raise ValueError(f"{path} line {start} opens a quote that runs to line {reader.line_num}: an "
+                                 "unterminated quote (it would swallow the rows after it); close or remove it")
+            rows.append((start, row))
+            start = reader.line_num + 1
     except csv.Error as err:
-        raise ValueError(f"{path} line {reader.line_num} is not valid CSV ({err})") from None
+        raise ValueError(f"{path} line {start} is not valid CSV ({err}; an unterminated quote?)") from None
     header = rows[0][1]
     for number, row in rows[1:]:
         if not row:
@@ -173,6 +180,39 @@ def read_records(run_dir, name: str) -> list[dict] | None:
     return out
 
 
+def check_grid(path, frame, columns: tuple[str, str]) -> None:
+    """A table of square-grid cells (e.g. a heat map's query_bin, key_bin): every cell (a, b) of [0, n)^2
+    exactly once, n = 1 + the largest bin, each a non-negative integer; ValueError naming the file and the
+    line (row r of the table is line r + 2) of the first bad, repeated or missing cell (cells are written
+    row by row, so cell (a, b) belongs at line a n + b + 2)."""
+    import numpy as np
+
+    a_name, b_name = columns
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{path} has no column {missing[0]!r}, which its grid of cells needs")
+    values = [frame[c].to_numpy(dtype=object) for c in columns]
+    for row in range(len(frame)):
+        cell = [values[0][row], values[1][row]]
+        if not all(isinstance(v, (int, np.integer)) and v >= 0 for v in cell):
+            raise ValueError(f"{path} line {row + 2}: {a_name}={cell[0]!r}, {b_name}={cell[1]!r} must be bin "
+                             "numbers (integers >= 0)")
+    if not len(frame):
+        return
+    n = 1 + int(max(values[0].max(), values[1].max()))
+    seen: dict = {}
+    for row, cell in enumerate(zip(values[0].tolist(), values[1].tolist())):
+        if cell in seen:
+            raise ValueError(f"{path} line {row + 2} repeats the cell {a_name}={cell[0]}, {b_name}={cell[1]} of "
+                             f"line {seen[cell] + 2}")
+        seen[cell] = row
+    if len(seen) != n * n:
+        a, b = next((a, b) for a in range(n) for b in range(n) if (a, b) not in seen)
+        raise ValueError(f"{path} line {a * n + b + 2}: the cell {a_name}={a}, {b_name}={b} is missing; the grid "
+                         f"has {n} x {n} = {n * n} cells and the file {len(seen)} rows (cut short or edited); "
+                         "restore or re-run it")
+
+
 def read_columns(run_dir) -> dict:
     """{CSV stem: {column: (meaning, unit)}} from ``run_dir``/columns.csv ({} when absent)."""
     path = inside(run_dir, COLUMNS_FILE)
@@ -208,5 +248,5 @@ def dictionary(exp, tables: dict[str, list[dict]]) -> tuple[list[dict], dict[str
     return rows, missing
 
 
-__all__ = ["COLUMNS_FILE", "UNDOCUMENTED", "UndocumentedColumnsWarning", "csv_name", "dictionary", "na_field",
-           "read_columns", "read_csv", "read_records", "read_table", "read_tables", "write_csv"]
+__all__ = ["COLUMNS_FILE", "UNDOCUMENTED", "UndocumentedColumnsWarning", "check_grid", "csv_name", "dictionary",
+           "na_field", "read_columns", "read_csv", "read_records", "read_table", "read_tables", "write_csv"]

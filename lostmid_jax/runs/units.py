@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import pathlib
 
+from ..untrusted import read_json
 from .atomic import replacing, write_atomic
 
 UNITS_DIR = "units"
@@ -98,8 +99,8 @@ class UnitStore:
     def _timings(self) -> dict:
         path = self.directory / TIMINGS_FILE
         try:
-            record = json.loads(path.read_text()) if path.is_file() and not path.is_symlink() else {}
-        except (OSError, ValueError):
+            record = read_json(path) if path.is_file() and not path.is_symlink() else {}
+        except ValueError:
             return {}  # timings are not results: a damaged file only loses them
         return record if isinstance(record, dict) else {}
 

@@ -20,10 +20,12 @@ the last intact checkpoint survives any crash.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import pathlib
+import sys
 
 import jax
 import numpy as np
@@ -31,6 +33,7 @@ import orbax.checkpoint as ocp
 
 from ..parallel import is_process0
 from ..runs.atomic import is_temporary, write_atomic
+from ..untrusted import read_json
 from .config import TrainConfig
 
 MANIFEST = "MANIFEST"  # ckpt/<step>/MANIFEST: {"format", "step", "files": {relative path: {"size", "sha256"}}}
@@ -80,6 +83,47 @@ def save(mngr: ocp.CheckpointManager, step: int, params, opt_state, *, keep: int
     verify(where, step)
     if keep is not None:
         _rotate(mngr, step, keep)
+
+
+class _HoldErrors(logging.Filter):
+    """Holds back the ERROR records of a logger (:func:`quiet_orbax_failures`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.held: list[logging.LogRecord] = []
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.ERROR:
+            self.held.append(record)
+            return False
+        return True
+
+
+@contextlib.contextmanager
+def quiet_orbax_failures():
+    """Within (a run's use of its checkpoint manager, closing included): when the block fails, orbax's own
+    reports of the failed write are dropped (ERROR records with tracebacks on the "absl" logger from its
+    writer threads, and "Event loop is closed" errors of its closed loops: about 100 lines for one full
+    disk), so the failure prints as the one line of the command, with its path (an OSError names its file:
+    experiments.script.one_line); the filter of closed-loop errors stays after a failure, as orbax's
+    threads may still end after it. When the block succeeds, the ERROR records held are logged as usual."""
+    logger, hold, hook = logging.getLogger("absl"), _HoldErrors(), sys.unraisablehook
+
+    def unraisable(info):
+        if not (isinstance(info.exc_value, RuntimeError) and "Event loop is closed" in str(info.exc_value)):
+            hook(info)
+
+    logger.addFilter(hold)
+    sys.unraisablehook = unraisable
+    try:
+        yield
+    except BaseException:
+        logger.removeFilter(hold)
+        raise  # the hook stays: orbax's threads of the failed write may still report closed loops
+    logger.removeFilter(hold)
+    sys.unraisablehook = hook
+    for record in hold.held:  # the block succeeded: its errors are the user's to see
+        logger.handle(record)
 
 
 def _rotate(mngr: ocp.CheckpointManager, newest: int, keep: int) -> None:
@@ -132,7 +176,7 @@ def check_intact(directory: str | pathlib.Path, step: int) -> str | None:
         return (f"it has no {MANIFEST}, so it is unverified (the process stopped before sealing it, "
                 f"or an older lostmid-jax wrote it)")
     try:
-        record = json.loads(path.read_text())
+        record = read_json(path)
         files = record["files"]
         ok = record.get("format") == _FORMAT and record.get("step") == step and isinstance(files, dict)
         ok = ok and all(isinstance(v, dict) and isinstance(v.get("size"), int) and isinstance(v.get("sha256"), str)

@@ -16,6 +16,7 @@ import pathlib
 
 from flax import nnx
 
+from ..untrusted import read_json_object
 from . import checkpoint
 from .config import INTERVENTIONS, TrainConfig, intervention_dirs, intervention_name
 
@@ -66,8 +67,9 @@ def load_trained(run_dir, *, seed: int = 0, step: int | None = None,
         raise ValueError(f"run_dir: {str(run_dir)!r} is not a directory")
     seed = check_int("seed", seed, 0)
     path = _run_path(run_dir, intervention, seed)
+    record = read_json_object(path / "train_config.json", "run_dir")
     try:
-        cfg = TrainConfig(**json.loads((path / "train_config.json").read_text()))
+        cfg = TrainConfig(**record)
     except (ValueError, TypeError) as err:
         raise ValueError(f"run_dir: {path / 'train_config.json'} is not a TrainConfig ({err})") from None
     graphdef, params, opt_state = init_state(cfg)

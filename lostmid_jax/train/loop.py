@@ -47,6 +47,7 @@ from ..nn import Decoder, Execution
 from ..parallel import data_parallel, default_mesh, is_process0, mesh_size
 from ..runs.atomic import write_atomic
 from ..runs.config import jsonable
+from ..untrusted import parse_json, read_json
 from . import checkpoint, tasks
 from .config import TrainConfig, training_execution
 from .snapshots import take_snapshot
@@ -99,8 +100,8 @@ def read_jsonl(path: str | pathlib.Path, upto: int | None = None) -> list[dict]:
     rows = [_row(path, n, line) for n, line in enumerate(lines, 1) if line.strip()]
     if tail.strip():
         try:
-            json.loads(tail)
-        except json.JSONDecodeError:
+            parse_json(tail, f"{path} line {len(lines) + 1}", allow_nan=True)
+        except ValueError:
             _LOG.warning("%s: dropping its torn last line %d (%d bytes, no newline), written when the run "
                          "was killed", path, len(lines) + 1, len(tail))
         else:
@@ -135,10 +136,9 @@ def _nan_for_null(value):
 
 def _row(path: pathlib.Path, number: int, line: str) -> dict:
     try:
-        row = json.loads(line)
-    except json.JSONDecodeError as err:
-        raise ValueError(f"{path} line {number} is not valid JSON ({err.msg} at column {err.colno}): "
-                         f"{line[:80]!r}; repair or delete that line") from None
+        row = parse_json(line, f"{path} line {number}", allow_nan=True)
+    except ValueError as err:
+        raise ValueError(f"{err}: {line[:80]!r}; repair or delete that line") from None
     step = row.get("step") if isinstance(row, dict) else None
     if isinstance(step, bool) or not isinstance(step, int) or step < 0:
         raise ValueError(f"{path} line {number} must be a JSON object with an int 'step' >= 0, "
@@ -195,8 +195,8 @@ def _check_config(run_dir: pathlib.Path, cfg: TrainConfig) -> None:
     record = jsonable(cfg)
     if path.exists():
         try:
-            old = json.loads(path.read_text())
-        except json.JSONDecodeError as err:
+            old = read_json(path)
+        except ValueError as err:
             raise checkpoint.CheckpointError(f"{path} is corrupt ({err}); delete {run_dir} or choose another --out") from err
         if not isinstance(old, dict):
             raise checkpoint.CheckpointError(f"{path} is not a JSON object; delete {run_dir} or choose another --out")
@@ -249,11 +249,12 @@ def train(cfg: TrainConfig, run_dir: str | pathlib.Path, *, progress: bool = Fal
         f"{cfg.model.width}) and the optimizer")
     execution = training_execution(cfg)
     graphdef, params, opt_state = init_state(cfg)
-    mngr = checkpoint.checkpoint_manager(run_dir / "ckpt", cfg)
-    try:
-        return _run(cfg, run_dir, mngr, execution, graphdef, params, opt_state, progress, stop_after, mesh, say)
-    finally:
-        mngr.close()
+    with checkpoint.quiet_orbax_failures():  # a full disk: one line with the path, not orbax's ~100
+        mngr = checkpoint.checkpoint_manager(run_dir / "ckpt", cfg)
+        try:
+            return _run(cfg, run_dir, mngr, execution, graphdef, params, opt_state, progress, stop_after, mesh, say)
+        finally:
+            mngr.close()
 
 
 def _run(cfg, run_dir, mngr, execution, graphdef, params, opt_state, progress, stop_after, mesh, say) -> RunResult:

@@ -4,6 +4,7 @@ save_pretrained beyond their original context, and the export back to a config.j
 
 import dataclasses
 import json
+import math
 
 import numpy as np
 import pytest
@@ -135,6 +136,12 @@ def test_export_round_trip(saved, tmp_path):
     (dict(kind="linear", factor=2.0, beta_fast=8.0), "beta_fast is only used"),
     (dict(kind="dynamic", factor=2.0, original_max_positions=16, low_freq_factor=1.0), "low_freq_factor"),
     (dict(kind="yarn", factor=2.0, original_max_positions=16, attention_factor=0.0), "attention_factor"),
+    # 0.1 m ln(s) + 1 = 0 for s = e, m = -10: the attention factor would divide by it (ZeroDivisionError once)
+    (dict(kind="yarn", factor=math.e, original_max_positions=16, mscale=1.0, mscale_all_dim=-10.0),
+     r"mscale_all_dim=-10.0 makes yarn's attention term .* = 0 "),
+    (dict(kind="yarn", factor=math.e, original_max_positions=16, mscale=-20.0, mscale_all_dim=1.0),
+     r"mscale=-20.0 .* = -1 "),
+    (dict(kind="yarn", factor=2.0, original_max_positions=16, beta_fast=-1.0), "beta_fast=-1.0 must be >= 0"),
 ])
 def test_bad_rope_scaling(fields, match):
     with pytest.raises(ValueError, match=match):
@@ -151,4 +158,25 @@ def test_a_dynamic_scaling_that_transformers_cannot_express_is_not_exported(tmp_
 def test_longrope_is_refused_by_name():
     raw = dict(model_type="llama", rope_parameters=dict(rope_type="longrope", rope_theta=1e4, factor=2.0), **SHAPE)
     with pytest.raises(ValueError, match="rope_type='longrope'"):
+        config_from_hf(raw)
+
+
+@pytest.mark.parametrize("scaling, fields, match", [
+    (RopeScaling(kind="yarn", factor=2.0, original_max_positions=16), dict(rope_theta=1.0), "ln\\(rope_theta\\)"),
+    (RopeScaling(kind="dynamic", factor=2.0, original_max_positions=16), dict(width=8, heads=4),
+     "head_dim / \\(head_dim - 2\\)"),
+])
+def test_scaling_divisors_are_checked_with_the_model(scaling, fields, match):
+    with pytest.raises(ValueError, match=match):
+        preset("toy", vocab_size=V, max_positions=P, rope_scaling=scaling, **fields)
+
+
+@pytest.mark.parametrize("params, match", [
+    (dict(rope_type="yarn", factor=2.0, rope_theta=None), "rope_parameters rope_theta must be a number, got null"),
+    (dict(rope_type="yarn", factor="2"), "rope_parameters factor must be a number"),
+    (dict(rope_type="yarn", factor=math.e, mscale=1.0, mscale_all_dim=-10.0), "mscale_all_dim"),
+])
+def test_rope_keys_of_a_config_json_are_checked_where_read(params, match):
+    raw = dict(model_type="llama", rope_parameters=params, **SHAPE)
+    with pytest.raises(ValueError, match=match):
         config_from_hf(raw)

@@ -62,3 +62,31 @@ def test_a_damaged_table_of_a_run_is_one_line_from_report(tmp_path, capsys):
         cli.main(["report", str(out)])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and "results.csv line" in err and "cut short" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("text, match", [
+    # a quote left open at EOF: csv's lenient mode swallowed every row after it into one field
+    ('a,label\r\n1,"x\r\n2,y\r\n', r"line 2 is not valid CSV \(unexpected end of data; an unterminated quote\?\)"),
+    # closed rows later: the rows in between became part of one field
+    ('a,label\r\n1,"x\r\n2,y"\r\n3,z\r\n', "line 2 opens a quote that runs to line 3: an unterminated quote"),
+])
+def test_an_unterminated_quote_is_refused_with_its_line(tmp_path, text, match):
+    path = tmp_path / "t.csv"
+    path.write_bytes(text.encode())
+    with pytest.raises(ValueError, match=match):
+        runs.read_csv(path)
+
+
+def test_a_grid_of_cells_must_be_complete_and_square(tmp_path):
+    import pandas as pd
+
+    from lostmid_jax.runs.tables import check_grid
+
+    full = pd.DataFrame([dict(q=q, k=k) for q in range(3) for k in range(3)])
+    check_grid("h.csv", full, ("q", "k"))
+    with pytest.raises(ValueError, match=r"h.csv line 8: the cell q=2, k=0 is missing; the grid has 3 x 3"):
+        check_grid("h.csv", full.iloc[:6], ("q", "k"))  # the last query bin cut: still a 3 x 3 grid (k up to 2)
+    with pytest.raises(ValueError, match=r"h.csv line 3 repeats the cell q=0, k=0 of line 2"):
+        check_grid("h.csv", pd.concat([full.iloc[:1], full]).reset_index(drop=True), ("q", "k"))
+    with pytest.raises(ValueError, match=r"h.csv line 2: q=-1, k=0 must be bin numbers"):
+        check_grid("h.csv", pd.DataFrame([dict(q=-1, k=0)]), ("q", "k"))

@@ -53,6 +53,8 @@ from .config import RANDOM_TINY, SMOKE, SMOKE_HELP, Config
 
 NAME = "diagnose"
 VERDICT_TITLE = "is the model lost in the middle, and how much of it did its architecture have at birth (95% CIs)"
+GRIDS = {"heatmap": ("query_bin", "key_bin")}
+"""Tables of square-grid cells, checked cell by cell when a run is read back (lostmid_jax.runs.tables.check_grid)."""
 FILES = {"checkpoint": f"the tiny random Llama and its word-level tokenizer (weights {RANDOM_TINY})",
          "examples.jsonl": "every scored prompt: decoded prompt, candidates, gold position, scores, greedy output"}
 
@@ -201,5 +203,5 @@ def describe(result: Result) -> str:
     return f"{pos.examples} examples x {pos.passages} passages x {len(result.lengths)} lengths"
 
 
-__all__ = ["COLUMNS", "Config", "FILES", "NAME", "Result", "SMOKE", "SMOKE_HELP", "VERDICT_TITLE", "describe",
-           "figures", "main_table", "records", "resolve", "run", "run_info", "summary", "verdict"]
+__all__ = ["COLUMNS", "Config", "FILES", "GRIDS", "NAME", "Result", "SMOKE", "SMOKE_HELP", "VERDICT_TITLE",
+           "describe", "figures", "main_table", "records", "resolve", "run", "run_info", "summary", "verdict"]

@@ -13,9 +13,9 @@ jax.numpy under jax.eval_shape to get the expected shapes without allocating).
 from __future__ import annotations
 
 import dataclasses
-import json
 from typing import Callable
 
+from ...untrusted import typed
 from ..config import DecoderConfig
 
 B = ("blocks",)
@@ -32,26 +32,22 @@ INT_KEYS = ("n_layer", "num_hidden_layers", "n_layers", "n_embd", "hidden_size",
             "n_positions", "max_position_embeddings", "max_seq_len", "head_dim", "sliding_window", "pretraining_tp")
 
 
+NULLABLE_KEYS = ("n_inner", "num_key_value_heads", "head_dim", "sliding_window")
+"""Size keys a real config.json sets to null to mean "the default" (4 D, = heads, D / heads, no window)."""
+
+
 def check_types(raw: dict) -> dict:
     """``raw`` if the config.json values the families read have their JSON types: true/false for flags
-    (``"tie_word_embeddings": "false"`` is a string, which Python's bool() would read as true), numbers
-    for epsilons and scales (not a list), integers for sizes; null is left to the family. ValueError
-    naming the key and what it holds otherwise."""
-    def bad(key, kind):
-        return ValueError(f"config.json {key} must be {kind}, got {json.dumps(raw[key])[:60]} "
-                          f"(a {type(raw[key]).__name__})")
-
+    (``"tie_word_embeddings": "false"`` is a string, which Python's bool() would read as true; null is
+    false, as in transformers), numbers for epsilons and scales (not a list, not null), integers for
+    sizes (null only for NULLABLE_KEYS). ValueError naming the key and what it holds otherwise
+    (:func:`lostmid_jax.untrusted.typed`)."""
     for key in BOOL_KEYS:
-        if raw.get(key) is not None and not isinstance(raw[key], bool):
-            raise bad(key, "true or false")
+        typed(raw, key, "true or false", "config.json", nullable=True)
     for key in FLOAT_KEYS:
-        value = raw.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
-            raise bad(key, "a number")
+        typed(raw, key, "a number", "config.json")
     for key in INT_KEYS:
-        value = raw.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise bad(key, "an integer")
+        typed(raw, key, "an integer", "config.json", nullable=key in NULLABLE_KEYS)
     return raw
 
 

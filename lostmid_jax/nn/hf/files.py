@@ -13,23 +13,35 @@ raise ValueError naming the file.
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 
 import numpy as np
+
+from ...untrusted import check_inside, read_json_object  # read_json_object: re-exported (nn.hf, hf_config)
 
 WEIGHTS = "model.safetensors"
 INDEX = "model.safetensors.index.json"
 
 
-def read_json_object(file: pathlib.Path, what: str) -> dict:
-    """The JSON object in ``file`` (ValueError naming the file when it is not JSON or not an object)."""
-    try:
-        value = json.loads(file.read_text())
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ValueError(f"{what} {str(file)!r} is not valid JSON ({err})") from None
-    if not isinstance(value, dict):
-        raise ValueError(f"{what} {str(file)!r} must hold a JSON object, got a {type(value).__name__}")
-    return value
+def checkpoint_root(directory) -> pathlib.Path:
+    """The folder a checkpoint's files may link within: the (resolved) directory itself, or for a snapshot of
+    the Hugging Face hub cache (``.../models--org--name/snapshots/<commit>``) the repo folder
+    ``models--org--name``, whose blobs/ hold the files the snapshot links to (``../../blobs/<hash>``)."""
+    directory = pathlib.Path(directory).resolve()
+    if directory.parent.name == "snapshots" and directory.parent.parent.name.startswith("models--"):
+        return directory.parent.parent
+    return directory
+
+
+def checkpoint_file(directory, name: str) -> pathlib.Path | None:
+    """``directory``/``name`` if it is a regular file, or a symlink to one inside :func:`checkpoint_root`; None
+    when there is no such entry. ValueError naming the entry for a symlink that leaves the checkpoint (or
+    its hub cache repo folder), dangles, or something other than a regular file."""
+    path = pathlib.Path(directory) / name
+    if not os.path.lexists(path):
+        return None
+    return check_inside(checkpoint_root(directory), path, "checkpoint directory")
 
 
 def read_config(path: str | pathlib.Path) -> dict:
@@ -37,19 +49,20 @@ def read_config(path: str | pathlib.Path) -> dict:
     path = pathlib.Path(path)
     if not path.is_dir():
         raise FileNotFoundError(f"path {str(path)!r} is not a directory")
-    config = path / "config.json"
-    if not config.is_file():
+    config = checkpoint_file(path, "config.json")
+    if config is None:
         raise FileNotFoundError(f"path {str(path)!r} has no config.json")
     return read_json_object(config, "config")
 
 
 def weights_file(path: str | pathlib.Path) -> pathlib.Path:
     """The weights of checkpoint directory ``path``: model.safetensors or the sharded index
-    (FileNotFoundError naming the directory when neither is there)."""
+    (FileNotFoundError naming the directory when neither is there; ValueError for a link out of it)."""
     path = pathlib.Path(path)
     for name in (WEIGHTS, INDEX):
-        if (path / name).is_file():
-            return path / name
+        file = checkpoint_file(path, name)
+        if file is not None:
+            return file
     raise FileNotFoundError(f"path {str(path)!r} has neither {WEIGHTS} nor {INDEX}")
 
 
@@ -70,16 +83,15 @@ def _is_float(dtype) -> bool:
 
 def shard_path(directory: pathlib.Path, shard) -> pathlib.Path:
     """The shard file an index names, if it is a plain relative name that stays inside ``directory``
-    (ValueError naming the index entry otherwise: an absolute path, .., or a symlink out)."""
-    if not isinstance(shard, str) or not shard or pathlib.PurePosixPath(shard).is_absolute():
+    (ValueError naming the index entry otherwise: an absolute path, .., or a symlink out of
+    :func:`checkpoint_root`)."""
+    parts = pathlib.PurePosixPath(shard).parts if isinstance(shard, str) else ()
+    if not shard or not parts or pathlib.PurePosixPath(shard).is_absolute() or ".." in parts:
         raise ValueError(f"index {str(directory / INDEX)!r} names the shard {shard!r}, not a file name inside "
                          "the checkpoint directory")
-    root = directory.resolve()
-    path = (directory / shard).resolve()
-    if root not in path.parents:
-        raise ValueError(f"index {str(directory / INDEX)!r} names the shard {shard!r}, which lies outside the "
-                         f"checkpoint directory {root}; shards must stay inside it")
-    return path
+    if not os.path.lexists(directory / shard):
+        raise FileNotFoundError(f"weights file {str(directory / shard)!r} does not exist")
+    return check_inside(checkpoint_root(directory), directory / shard, "checkpoint directory")
 
 
 def load_file(file: pathlib.Path) -> dict[str, np.ndarray]:
@@ -106,10 +118,11 @@ def load_file(file: pathlib.Path) -> dict[str, np.ndarray]:
 def read_tensors(path: str | pathlib.Path) -> dict[str, np.ndarray]:
     """All tensors of a checkpoint directory (single file or sharded index), as numpy arrays."""
     path = pathlib.Path(path)
-    if (path / WEIGHTS).is_file():
-        return load_file(path / WEIGHTS)
-    if (path / INDEX).is_file():
-        weight_map = read_json_object(path / INDEX, "index").get("weight_map")
+    file = weights_file(path)
+    if file.name == WEIGHTS:
+        return load_file(file)
+    if file.name == INDEX:
+        weight_map = read_json_object(file, "index").get("weight_map")
         if not isinstance(weight_map, dict):
             raise ValueError(f"index {str(path / INDEX)!r} has no \"weight_map\" object")
         tensors = {}

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 
+from ...untrusted import typed
 from ..config import DecoderConfig
 from .common import ALIBI_FIXED, FusedQKVLayout, alibi_config, alibi_mismatches, first_key, refuse
 
@@ -79,8 +80,9 @@ def _attention(attn: dict, width: int, heads: int) -> None:
            f"attn_config.attn_type={attn.get('attn_type')!r} is not supported (only 'multihead_attention')")
     refuse(attn.get("attn_impl", "torch") not in _ATTN_IMPLS,
            f"attn_config.attn_impl={attn.get('attn_impl')!r} is not supported (one of {_ATTN_IMPLS})")
-    scale = attn.get("softmax_scale")
-    if scale is not None and width % heads == 0:
+    scale = typed(attn, "softmax_scale", "a number", "config.json attn_config", nullable=True)
+    sizes_ok = all(isinstance(v, int) and not isinstance(v, bool) for v in (width, heads)) and 1 <= heads <= width
+    if scale is not None and sizes_ok and width % heads == 0:  # else DecoderConfig refuses the sizes, named
         refuse(not math.isclose(float(scale), 1.0 / math.sqrt(width // heads), rel_tol=1e-12),
                f"attn_config.softmax_scale={scale!r} is not supported (only null or 1 / sqrt(head_dim) = "
                f"{1.0 / math.sqrt(width // heads)!r})")

@@ -23,6 +23,7 @@ written (transformers would use max_position_embeddings): :func:`mismatches`.
 
 from __future__ import annotations
 
+from ...untrusted import typed
 from ..config import DecoderConfig
 from ..rope_scaling import RopeScaling
 
@@ -48,6 +49,11 @@ def rope_from_hf(raw: dict) -> tuple[float, RopeScaling | None]:
     kind = params.get("rope_type", params.get("type", "default"))
     if kind not in ROPE_TYPES:
         raise ValueError(f"config.json {field}.rope_type={kind!r} is not supported (expected one of {ROPE_TYPES})")
+    where = f"config.json {field}"
+    for key in ("rope_theta", "factor", "low_freq_factor", "high_freq_factor", *_YARN_KEYS[:-1]):
+        typed(params, key, "a number", where, nullable=key != "rope_theta")
+    typed(params, "original_max_position_embeddings", "an integer", where, nullable=True)
+    typed(params, "truncate", "true or false", where, nullable=True)
     theta = float(params.get("rope_theta", raw.get("rope_theta", 10000.0)))
     if kind == "default":
         return theta, None
