@@ -103,6 +103,7 @@ def layers_figure(tables):
     for i, name in enumerate(names):
         g = layers[layers["preset"] == name].sort_values("layer")
         kw = style.series(i % len(style.PALETTE), max(len(names), 1) if len(names) <= len(style.PALETTE) else None)
+        kw.pop("markevery", None)  # a marker on every layer: a two-layer noise preset keeps its markers
         ax_kl.plot(g["layer"], g["kl"], label=name, **kw)
         ax_a.plot(g["layer"], g["a_measured"], label=f"{name}", **kw)
         ax_g.plot(g["layer"], g["a_jacobian"], label=f"{name}", **kw)
@@ -138,7 +139,8 @@ def noise_figure(tables):
                   label="one seed", **style.series(0, 1))
     if len(one) >= 2:
         ref = y[0] * (one["width"].to_numpy(float) / float(one["width"].iloc[0])) ** -0.5
-        ax_w.plot(one["width"], ref, color="black", linewidth=0.8, label=r"$\propto D^{-1/2}$")
+        ax_w.plot(one["width"], ref, color="black", linewidth=1.0, linestyle="--", zorder=3,  # over the data
+                  label=r"$\propto D^{-1/2}$")
     for ax in (ax_n, ax_w):
         ax.set_yscale("log")
         ax.set_ylabel("per-position relative noise (95% CI)")
