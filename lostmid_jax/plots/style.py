@@ -119,6 +119,7 @@ def color(i: int) -> str:
 def series(i: int, n: int | None = None, *, marker: bool = True, every: float = 0.12) -> dict:
     """Keyword arguments for ``ax.plot`` of series ``i`` of ``n``: colour, line style, marker.
 
+    Series i and i + 8 share a colour but not a line style, marker or fill.
     Markers are placed every ``every`` of the axes diagonal (in display
     space, so also on log axes), series i starting at ``i / n`` of that
     spacing (n defaults to len(MARKERS)): coincident series show their
@@ -131,10 +132,11 @@ def series(i: int, n: int | None = None, *, marker: bool = True, every: float = 
         raise ValueError(f"i must be < n = {n}, got {i}")
     if not 0 < every <= 1:
         raise ValueError(f"every must lie in (0, 1], got {every!r}")
-    kw = {"color": color(i), "linestyle": LINESTYLES[i % len(LINESTYLES)]}
+    lap = i // len(PALETTE)  # past the palette the colours repeat: shift line style, marker and fill
+    kw = {"color": color(i), "linestyle": LINESTYLES[(i + 3 * lap) % len(LINESTYLES)]}
     if marker:
-        kw.update(marker=MARKERS[i % len(MARKERS)], markevery=(every * (i % n) / n, every),
-                  markerfacecolor="none" if i % 2 else color(i))
+        kw.update(marker=MARKERS[(i + 3 * lap) % len(MARKERS)], markevery=(every * (i % n) / n, every),
+                  markerfacecolor="none" if (i + lap) % 2 else color(i))
     return kw
 
 

@@ -246,3 +246,15 @@ def step0_study_tables(seed: int = 0) -> dict:
     return {"variants": pd.DataFrame(variants), "convergence": pd.DataFrame(convergence),
             "profiles": pd.concat(profiles, ignore_index=True), "layers": pd.concat(layers, ignore_index=True),
             "noise": pd.DataFrame(noise)}
+
+
+# --- the counterfactual sweep, pretrained-vs-init and micro-training ------------------------------------------
+
+def counterfactuals_tables() -> tuple[dict, object]:
+    """({"results", "profiles"}, cfg) of the default counterfactual sweep (L = 2048, H = 1..24, 13 priors):
+    computed, not synthesized, since the sweep is the theory itself (about 4 CPU-seconds)."""
+    from lostmid_jax.experiments import counterfactuals as cf
+
+    cfg = cf.Config()
+    frames = {stem.removesuffix(".csv"): pd.DataFrame(rows) for stem, rows in cf.records(cf.run(cfg, progress=False)).items()}
+    return frames, cfg

@@ -71,6 +71,17 @@ def test_series_styles_differ_and_validate():
         style.series(0, every=0)
 
 
+def test_series_past_the_palette_differ_from_those_sharing_their_colour():
+    """The counterfactuals' 13 priors: causal (0) and ALiBi 16 heads (8) were the same blue solid circles."""
+    kws = [style.series(i, 16) for i in range(16)]
+    for i in range(8):
+        first, second = kws[i], kws[i + 8]
+        assert first["color"] == second["color"]
+        assert (first["marker"], str(first["linestyle"]), first["markerfacecolor"]) != \
+               (second["marker"], str(second["linestyle"]), second["markerfacecolor"])
+        assert first["marker"] != second["marker"] and str(first["linestyle"]) != str(second["linestyle"])
+
+
 def test_coincident_curves_are_named_in_the_legend_and_stay_visible():
     ax = Figure().subplots()
     x = np.linspace(0, 1, 50)
