@@ -50,8 +50,8 @@ def convergence_figure(tables, preset: str):
             ax.errorbar(n * (1 + 0.03 * i), y, yerr=error_lengths(y, g[f"{name}_lo"], g[f"{name}_hi"]), label=label,
                         capsize=2, **kw)
         ceiling = g["ceiling"].to_numpy(float)
-        ax_s.plot(n * (1 + 0.03 * i), ceiling, color=kw["color"], linestyle=":", linewidth=1.0,
-                  label=f"noise ceiling, {label}")
+        ax_s.plot(n * (1 + 0.03 * i), ceiling, color=kw["color"], linestyle=":", linewidth=1.0, marker="_",
+                  markersize=9, label=f"noise ceiling, {label}")  # a dash per point: one finite point still shows
     ax_s.axhline(0.99, color="black", linewidth=0.8, label="paper: 0.99")
     ax_w.axhline(0.02, color="black", linewidth=0.8, label="paper: 0.02")
     for ax in (ax_s, ax_w):
@@ -114,6 +114,7 @@ def layers_figure(tables):
     for ax in (ax_kl, ax_a, ax_g):
         ax.set_xlabel(r"layer $l$")
         style.integer_ticks(ax, "x")
+    style.mark_coincident(ax_kl)  # a noise preset of the main preset's width is the same model
     ax_kl.legend(fontsize=6.5)
     fig.suptitle("Step-0 attention per layer: distance from uniform and strength")
     return fig
