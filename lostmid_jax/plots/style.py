@@ -192,6 +192,24 @@ def mark_coincident(ax, *, rtol: float = 1e-6, atol: float = 0.0) -> list[str]:
     return changed
 
 
+def side_by_side(ax, x, y, yerr, i: int, n: int, spacing: float = 3.0, **kw):
+    """ax.errorbar(x, y, yerr) of series i of n, shifted ``spacing`` points right per series (centred on 0):
+    series drawn at the same x stay side by side on any x scale (step 0 of a symlog axis too), so equal points
+    keep both markers and both error bars. ``yerr``: None, [N] or [2, N]; ``kw`` go to ``ax.errorbar``, whose
+    container it returns."""
+    from matplotlib.transforms import offset_copy
+
+    shift = offset_copy(ax.transData, fig=ax.figure, x=spacing * (i - (n - 1) / 2), y=0, units="points")
+    bars = ax.errorbar(x, y, yerr=yerr, transform=shift, **kw)
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    err = np.zeros((2, y.size)) if yerr is None else np.broadcast_to(np.asarray(yerr, float), (2, y.size))
+    ends = np.concatenate([y - err[0], y + err[1]])
+    keep = np.isfinite(ends) & (ends > 0 if ax.get_yscale() == "log" else True)
+    ax.update_datalim(np.column_stack([np.tile(x, 2), ends])[keep])  # a shifted artist is not autoscaled
+    ax.autoscale_view()
+    return bars
+
+
 def annotate_clipping(ax, axis: str, limit: float, n_clipped: int, *, what: str = "points", note: str = ""):
     """Say on ``ax`` that ``n_clipped`` values lie beyond ``limit`` of the ``axis`` ("x" or "y") and are not shown.
 

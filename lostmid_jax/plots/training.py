@@ -52,22 +52,6 @@ def step_axis(ax, steps) -> None:
     ax.set_xlabel(r"optimizer step $t$")
 
 
-def _side_by_side(ax, x, y, yerr, i: int, n: int, spacing: float = 3.0, **kw):
-    """ax.errorbar(x, y, yerr) of series i of n, shifted ``spacing`` points right per series (centred on 0):
-    series drawn at the same steps stay side by side on any x scale (step 0 of the symlog axis too), so equal
-    points keep both markers and both error bars. ``yerr``: None, [N] or [2, N]."""
-    from matplotlib.transforms import offset_copy
-
-    shift = offset_copy(ax.transData, fig=ax.figure, x=spacing * (i - (n - 1) / 2), y=0, units="points")
-    ax.errorbar(x, y, yerr=yerr, transform=shift, **kw)
-    x, y = np.asarray(x, float), np.asarray(y, float)
-    err = np.zeros((2, y.size)) if yerr is None else np.broadcast_to(np.asarray(yerr, float), (2, y.size))
-    ends = np.concatenate([y - err[0], y + err[1]])
-    keep = np.isfinite(ends) & (ends > 0 if ax.get_yscale() == "log" else True)
-    ax.update_datalim(np.column_stack([np.tile(x, 2), ends])[keep])  # a shifted artist is not autoscaled
-    ax.autoscale_view()
-
-
 def _errorbars(ax, x, m, e, i, n, label, *, shift=True):
     kw = style.series(i, n)
     kw.pop("markevery", None)
@@ -75,7 +59,7 @@ def _errorbars(ax, x, m, e, i, n, label, *, shift=True):
     yerr = np.where(np.isfinite(e), e, 0) if has_ci else None
     label += "" if has_ci else " (one seed: no CI)"
     if shift:
-        _side_by_side(ax, x, m, yerr, i, n, capsize=3, label=label, **kw)
+        style.side_by_side(ax, x, m, yerr, i, n, capsize=3, label=label, **kw)
     else:
         ax.errorbar(x, m, yerr=yerr, capsize=3, label=label, **kw)
 
@@ -131,7 +115,7 @@ def pathways_vs_step(snapshots, *, variant="none", ax=None):
             kw.pop("markevery", None)
             yerr = np.vstack([np.where(np.isfinite(lo), g - lo, 0), np.where(np.isfinite(hi), hi - g, 0)])
             ax.set_yscale("log")
-            _side_by_side(ax, steps, g, yerr if has_ci else None, i, len(PATHWAY_LABELS), capsize=3,
+            style.side_by_side(ax, steps, g, yerr if has_ci else None, i, len(PATHWAY_LABELS), capsize=3,
                           label=PATHWAY_LABELS[path], **kw)  # total and value nearly coincide
         step_axis(ax, snapshots["step"])
         ax.set_ylabel(r"pathway norm $\sqrt{\sum_j \|J_j\|_F^2}$ (geometric mean)")
