@@ -41,6 +41,18 @@ def _plot(ax, x, y, **kw):
     return ax.plot(x, y, **kw)
 
 
+def _same_as_causal(profiles, spec: str) -> bool:
+    """Whether prior ``spec``'s profiles equal the causal prior's at every drawn depth and position (a window
+    wider than L, say): its curves then lie exactly on the causal reference, which the panel title says."""
+    if spec == "causal":
+        return False
+    keys = ["depth", "j"]
+    mine = profiles[profiles["prior"] == spec].set_index(keys)["log10_density"]
+    causal = profiles[profiles["prior"] == "causal"].set_index(keys)["log10_density"].reindex(mine.index)
+    a, b = mine.to_numpy(float), causal.to_numpy(float)
+    return bool(len(a)) and bool(np.all((a == b) | np.isclose(a, b, rtol=0, atol=1e-9)))
+
+
 def _labels(results) -> dict[str, str]:
     return dict(zip(results["prior"], results["label"]))
 
@@ -82,7 +94,8 @@ def profiles_figure(profiles, results, cfg, *, ax=None):
                 ax.plot([1.0], [last["log10_density"].iloc[0]], "o", color=kw["color"], markersize=4)
         ax.axhline(math.log10(cfg.dead_below), color="k", linestyle=":", linewidth=1, label="dead-zone threshold")
         gaps = bool(np.any(np.isneginf(rows.loc[rows["j"] < length, "log10_density"])))
-        ax.set_title(labels.get(spec, spec) + ("\n(gaps: influence exactly 0)" if gaps else ""), fontsize=9)
+        notes = ["gaps: influence exactly 0"] * gaps + ["identical to causal at every $H$"] * _same_as_causal(profiles, spec)
+        ax.set_title(labels.get(spec, spec) + "".join(f"\n({note})" for note in notes), fontsize=9)
         ax.set_ylim(floor, top)
         style.annotate_clipping(ax, "y", floor, clipped, what="points")
     for ax in axes.flat[len(specs):]:
@@ -148,6 +161,13 @@ def valley_figure(results, cfg, *, ax=None):
     return fig
 
 
+def _share_text(percent: float) -> str:
+    """A dead share as a reader tells it apart: "0%" only when none is dead, two significant digits below 1%."""
+    if percent == 0:
+        return "0%"
+    return f"{percent:.2g}%" if percent < 1 else f"{percent:.1f}%"
+
+
 @style.styled
 def family_figure(results, cfg, *, ax=None):
     """Figure 3: dead share of each decoder family's prior at the profile depth (horizontal bars); returns the Figure."""
@@ -158,7 +178,7 @@ def family_figure(results, cfg, *, ax=None):
     shares = [100 * float(r["dead_fraction"]) for _, r in rows]
     bars = ax.barh(range(len(rows)), shares, color=[style.color(i % 6) for i in range(len(rows))])
     for bar, share in zip(bars, shares):
-        ax.text(bar.get_width() + 1, bar.get_y() + bar.get_height() / 2, f"{share:.1f}%", va="center", fontsize=8)
+        ax.text(bar.get_width() + 1, bar.get_y() + bar.get_height() / 2, _share_text(share), va="center", fontsize=8)
     ax.set_yticks(range(len(rows)), names, fontsize=7.5)
     ax.invert_yaxis()
     ax.set_xlim(0, 110)

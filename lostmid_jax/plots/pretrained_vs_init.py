@@ -58,8 +58,8 @@ def profiles_figure(profiles, alphas, metrics, title: str, *, ax=None):
             rows = alphas[alphas["model"] == name].sort_values("layer")
             kw = style.series(i, len(models))
             kw.pop("markevery", None)
-            axes[2].errorbar(rows["layer"], rows["a_mean"], yerr=1.96 * rows["a_sem"].to_numpy(float), capsize=3,
-                             label=f"{name} ($\\pm 1.96$ SE)", **kw)
+            style.side_by_side(axes[2], rows["layer"], rows["a_mean"], 1.96 * rows["a_sem"].to_numpy(float), i,
+                               len(models), capsize=3, label=f"{name} ($\\pm 1.96$ SE)", **kw)
         style.integer_ticks(axes[2], "x")
         axes[2].set_xlabel(r"layer $\ell$")
         axes[2].set_ylabel(r"attention strength $a_\ell$")

@@ -111,7 +111,9 @@ def overlay(name: str, summaries: dict, *, ax=None):
     for i, (variant, s) in enumerate(variants):
         layers = np.arange(1, s["depth"] + 1)
         kw = style.series(i, len(variants))
-        ax.errorbar(layers, s["alphas"], yerr=2 * s["alphas_sem"], capsize=2, label=variant, **kw)
+        kw.pop("markevery", None)
+        style.side_by_side(ax, layers, s["alphas"], 2 * s["alphas_sem"], i, len(variants), capsize=2, label=variant,
+                           **kw)  # variants with the same a_l keep both markers
     ax.axhline(native["a_fit"], color=style.PALETTE[-1], ls=":",
                label=f"fitted constant $a$ (native) = {native['a_fit']:.3f}")
     ax.set_xlabel(r"layer $l$")

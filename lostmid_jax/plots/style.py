@@ -119,6 +119,7 @@ def color(i: int) -> str:
 def series(i: int, n: int | None = None, *, marker: bool = True, every: float = 0.12) -> dict:
     """Keyword arguments for ``ax.plot`` of series ``i`` of ``n``: colour, line style, marker.
 
+    Series i and i + 8 share a colour but not a line style, marker or fill.
     Markers are placed every ``every`` of the axes diagonal (in display
     space, so also on log axes), series i starting at ``i / n`` of that
     spacing (n defaults to len(MARKERS)): coincident series show their
@@ -131,10 +132,11 @@ def series(i: int, n: int | None = None, *, marker: bool = True, every: float = 
         raise ValueError(f"i must be < n = {n}, got {i}")
     if not 0 < every <= 1:
         raise ValueError(f"every must lie in (0, 1], got {every!r}")
-    kw = {"color": color(i), "linestyle": LINESTYLES[i % len(LINESTYLES)]}
+    lap = i // len(PALETTE)  # past the palette the colours repeat: shift line style, marker and fill
+    kw = {"color": color(i), "linestyle": LINESTYLES[(i + 3 * lap) % len(LINESTYLES)]}
     if marker:
-        kw.update(marker=MARKERS[i % len(MARKERS)], markevery=(every * (i % n) / n, every),
-                  markerfacecolor="none" if i % 2 else color(i))
+        kw.update(marker=MARKERS[(i + 3 * lap) % len(MARKERS)], markevery=(every * (i % n) / n, every),
+                  markerfacecolor="none" if (i + lap) % 2 else color(i))
     return kw
 
 
@@ -188,6 +190,24 @@ def mark_coincident(ax, *, rtol: float = 1e-6, atol: float = 0.0) -> list[str]:
         line.set_label(label)
         changed.append(label)
     return changed
+
+
+def side_by_side(ax, x, y, yerr, i: int, n: int, spacing: float = 3.0, **kw):
+    """ax.errorbar(x, y, yerr) of series i of n, shifted ``spacing`` points right per series (centred on 0):
+    series drawn at the same x stay side by side on any x scale (step 0 of a symlog axis too), so equal points
+    keep both markers and both error bars. ``yerr``: None, [N] or [2, N]; ``kw`` go to ``ax.errorbar``, whose
+    container it returns."""
+    from matplotlib.transforms import offset_copy
+
+    shift = offset_copy(ax.transData, fig=ax.figure, x=spacing * (i - (n - 1) / 2), y=0, units="points")
+    bars = ax.errorbar(x, y, yerr=yerr, transform=shift, **kw)
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    err = np.zeros((2, y.size)) if yerr is None else np.broadcast_to(np.asarray(yerr, float), (2, y.size))
+    ends = np.concatenate([y - err[0], y + err[1]])
+    keep = np.isfinite(ends) & (ends > 0 if ax.get_yscale() == "log" else True)
+    ax.update_datalim(np.column_stack([np.tile(x, 2), ends])[keep])  # a shifted artist is not autoscaled
+    ax.autoscale_view()
+    return bars
 
 
 def annotate_clipping(ax, axis: str, limit: float, n_clipped: int, *, what: str = "points", note: str = ""):

@@ -37,22 +37,31 @@ def _by_step(frame, variant, column):
 
 
 def step_axis(ax, steps) -> None:
-    """Symlog step axis (0 shown) with a tick at each snapshot step, labelled plainly."""
+    """Symlog step axis (0 shown) with a tick at each snapshot step, labelled plainly; call it after plotting."""
     from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
 
     ax.set_xscale("symlog", linthresh=1)
     ax.xaxis.set_major_locator(FixedLocator(sorted(set(int(s) for s in steps))))
     ax.xaxis.set_major_formatter(ScalarFormatter())
     ax.xaxis.set_minor_locator(NullLocator())
+    ticks = sorted(set(int(s) for s in steps))
+    scale = ax.xaxis.get_transform()  # a margin of 6% of the span on the symlog scale, room for shifted series
+    lo, hi = scale.transform([ticks[0], ticks[-1]])
+    pad = 0.06 * ((hi - lo) or 1.0)
+    ax.set_xlim(*scale.inverted().transform([lo - pad, hi + pad]))
     ax.set_xlabel(r"optimizer step $t$")
 
 
-def _errorbars(ax, x, m, e, i, n, label):
+def _errorbars(ax, x, m, e, i, n, label, *, shift=True):
     kw = style.series(i, n)
     kw.pop("markevery", None)
     has_ci = np.isfinite(e).any()
-    ax.errorbar(x, m, yerr=np.where(np.isfinite(e), e, 0) if has_ci else None, capsize=3,
-                label=label + ("" if has_ci else " (one seed: no CI)"), **kw)
+    yerr = np.where(np.isfinite(e), e, 0) if has_ci else None
+    label += "" if has_ci else " (one seed: no CI)"
+    if shift:
+        style.side_by_side(ax, x, m, yerr, i, n, capsize=3, label=label, **kw)
+    else:
+        ax.errorbar(x, m, yerr=yerr, capsize=3, label=label, **kw)
 
 
 def metric_vs_step(snapshots, variants, column, ylabel, title, *, ax=None):
@@ -105,9 +114,10 @@ def pathways_vs_step(snapshots, *, variant="none", ax=None):
             kw = style.series(i, len(PATHWAY_LABELS))
             kw.pop("markevery", None)
             yerr = np.vstack([np.where(np.isfinite(lo), g - lo, 0), np.where(np.isfinite(hi), hi - g, 0)])
-            ax.errorbar(steps, g, yerr=yerr if has_ci else None, capsize=3, label=PATHWAY_LABELS[path], **kw)
+            ax.set_yscale("log")
+            style.side_by_side(ax, steps, g, yerr if has_ci else None, i, len(PATHWAY_LABELS), capsize=3,
+                          label=PATHWAY_LABELS[path], **kw)  # total and value nearly coincide
         step_axis(ax, snapshots["step"])
-        ax.set_yscale("log")
         ax.set_ylabel(r"pathway norm $\sqrt{\sum_j \|J_j\|_F^2}$ (geometric mean)")
         ax.set_title(f"value vs score pathway ({LABELS.get(variant, variant)})")
         style.mark_coincident(ax)
@@ -128,7 +138,7 @@ def profiles_at_steps(profiles, boundaries, *, variant="none", seed=None, pathwa
     rows = rows[rows["seed"] == seed]
     steps = sorted(rows["step"].unique())
     with style.context():
-        fig, ax, own = single_axes(ax, (7, 4))
+        fig, ax, own = single_axes(ax, (8.2, 4))
         from matplotlib import colormaps
 
         cmap = colormaps["viridis"]
@@ -142,7 +152,7 @@ def profiles_at_steps(profiles, boundaries, *, variant="none", seed=None, pathwa
         ax.set_xlabel(r"input position $j$")
         ax.set_ylabel(r"normalized influence $n_j / \sum_i n_i$")
         ax.set_title(f"{LABELS.get(variant, variant)}, seed {seed}: {pathway} profile at each snapshot")
-        ax.legend(ncol=2)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the curves: the ends and the middle are data
         if own:
             fig.tight_layout()
     return fig
@@ -161,7 +171,7 @@ def accuracy_by_needle_bin(accuracy, variants, chance=None, *, ax=None):
             x = np.array([mine[mine["bin"] == b]["x"].iloc[0] for b in bins])
             st = np.array([mean_halfwidth(mine[mine["bin"] == b]["accuracy"]) for b in bins])
             offset = 0.08 * width * (k - (len(variants) - 1) / 2)  # side by side: equal points stay visible
-            _errorbars(ax, x + offset, st[:, 0], st[:, 1], k, len(variants), LABELS.get(v, v))
+            _errorbars(ax, x + offset, st[:, 0], st[:, 1], k, len(variants), LABELS.get(v, v), shift=False)
         if chance is not None:
             ax.axhline(chance, color="0.3", ls=":", label=f"chance {chance:.3f}")
         ax.set_xlabel(r"needle position in the context (bin centre, fraction of the pairs)")

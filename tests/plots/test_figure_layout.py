@@ -4,7 +4,8 @@ the default runs' full size (tests/plots/full_size_tables.py). The check itself 
 overlap.
 
 The default run checks the figures this check was written for (fig4 of the main job at full size, the
-diagnose heat map, the remedies' effects and attention figures at full size) and the companion tests; every
+diagnose heat map, the remedies' effects and attention figures at full size), one cheap full-size figure each
+of the train and compare runs, and the companion tests; every
 figure of every experiment, smoke and full size, runs under -m extended (CI runs it).
 """
 
@@ -14,6 +15,7 @@ import types
 
 import numpy as np
 import pytest
+import full_size_tables as fst
 from full_size_tables import depth_sweep_tables, diagnose_tables, remedies_tables
 from layout_check import count_texts, layout_problems
 from matplotlib.figure import Figure
@@ -22,11 +24,15 @@ from matplotlib.ticker import FixedFormatter, FixedLocator
 sys.path.insert(0, str(pathlib.Path(__file__).parents[1] / "runs"))
 from run_params import experiment_params  # noqa: E402
 
-from lostmid_jax.experiments import EXPERIMENTS, depth_sweep, diagnose, remedies  # noqa: E402
+from lostmid_jax.experiments import EXPERIMENTS, load  # noqa: E402
 
 FULL_CFG = types.SimpleNamespace(title="qwen2-0.5b", band=0.1)
-FULL = {"depth_sweep": (depth_sweep, depth_sweep_tables), "diagnose": (diagnose, diagnose_tables),
-        "remedies": (remedies, remedies_tables)}
+FULL = {"depth_sweep": lambda: (depth_sweep_tables(), FULL_CFG), "diagnose": lambda: (diagnose_tables(), FULL_CFG),
+        "remedies": lambda: (remedies_tables(), FULL_CFG), "step0": lambda: (fst.step0_tables(), None),
+        "step0_study": lambda: (fst.step0_study_tables(), None), "counterfactuals": fst.counterfactuals_tables,
+        "pretrained_vs_init": lambda: (fst.pretrained_vs_init_tables(), FULL_CFG),
+        "micro_training": fst.micro_training_tables}
+"""Experiment -> () -> (tables, cfg) at the size of its default run (tests/plots/full_size_tables.py)."""
 
 
 def _assert_clean(figures: dict, where: str) -> int:
@@ -110,12 +116,26 @@ def test_full_size_fig4_and_changed_maps_read_cleanly():
     assert _assert_clean(figures, "full size") == 4
 
 
+def test_full_size_training_and_compare_figures_read_cleanly():
+    """One cheap figure each of the default train run (four interventions side by side over eight steps) and of
+    the default compare run (two 24-layer models at L = 256)."""
+    from lostmid_jax.plots import pretrained_vs_init as ppv
+    from lostmid_jax.plots import training as ptr
+
+    train, _ = fst.micro_training_tables()
+    compare = fst.pretrained_vs_init_tables()
+    figures = {"micro_training/fig2_pathways": ptr.pathways_vs_step(train["snapshots"]),
+               "pretrained_vs_init/fig1_profiles": ppv.profiles_figure(compare["profiles"], compare["alphas"],
+                                                                       compare["metrics"], "qwen2-0.5b")}
+    assert _assert_clean(figures, "full size") == 2
+
+
 @pytest.mark.extended
 @pytest.mark.parametrize("name", sorted(FULL))
 def test_every_figure_at_full_size_reads_cleanly(name):
-    module, tables = FULL[name]
-    figures = module.figures(tables(), FULL_CFG)
-    assert len(figures) >= 3
+    tables, cfg = FULL[name]()
+    figures = load(name).figures(tables, cfg)
+    assert len(figures) >= {"pretrained_vs_init": 1, "step0": 4, "step0_study": 6}.get(name, 3)
     _assert_clean(figures, f"{name} (full size)")
 
 
@@ -132,4 +152,4 @@ def test_every_figure_of_a_smoke_run_reads_cleanly(name, smoke_runs):
 
 def test_every_experiment_is_checked():
     assert {getattr(p, "values", (p,))[0] for p in experiment_params()} == set(EXPERIMENTS)
-    assert set(FULL) <= set(EXPERIMENTS)
+    assert set(FULL) == set(EXPERIMENTS)

@@ -71,6 +71,17 @@ def test_series_styles_differ_and_validate():
         style.series(0, every=0)
 
 
+def test_series_past_the_palette_differ_from_those_sharing_their_colour():
+    """The counterfactuals' 13 priors: causal (0) and ALiBi 16 heads (8) were the same blue solid circles."""
+    kws = [style.series(i, 16) for i in range(16)]
+    for i in range(8):
+        first, second = kws[i], kws[i + 8]
+        assert first["color"] == second["color"]
+        assert (first["marker"], str(first["linestyle"]), first["markerfacecolor"]) != \
+               (second["marker"], str(second["linestyle"]), second["markerfacecolor"])
+        assert first["marker"] != second["marker"] and str(first["linestyle"]) != str(second["linestyle"])
+
+
 def test_coincident_curves_are_named_in_the_legend_and_stay_visible():
     ax = Figure().subplots()
     x = np.linspace(0, 1, 50)
@@ -174,3 +185,18 @@ def test_pdf_embeds_no_type3_font_and_svg_keeps_its_text(tmp_path):
     with matplotlib.rc_context({"pdf.fonttype": 3}):
         fig.savefig(tmp_path / "t3.pdf", format="pdf")
     assert b"/Subtype /Type3" in (tmp_path / "t3.pdf").read_bytes()
+
+
+def test_side_by_side_keeps_equal_points_apart():
+    """Two series with equal points (step 0 of a symlog axis included) are drawn 3 points apart, and the axes
+    still scale to the data."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(4, 3), dpi=100)
+    ax = fig.subplots()
+    ax.set_xscale("symlog", linthresh=1)
+    bars = [style.side_by_side(ax, [0, 1, 10], [5.0, 6.0, 7.0], [0.5, 0.5, 0.5], i, 2, label=f"s{i}") for i in range(2)]
+    first, second = (b.lines[0].get_transform().transform(b.lines[0].get_xydata()) for b in bars)
+    assert np.allclose(second[:, 0] - first[:, 0], 3.0 * 100 / 72) and np.allclose(first[:, 1], second[:, 1])
+    low, high = ax.get_ylim()
+    assert low <= 4.5 and high >= 7.5

@@ -50,8 +50,8 @@ def convergence_figure(tables, preset: str):
             ax.errorbar(n * (1 + 0.03 * i), y, yerr=error_lengths(y, g[f"{name}_lo"], g[f"{name}_hi"]), label=label,
                         capsize=2, **kw)
         ceiling = g["ceiling"].to_numpy(float)
-        ax_s.plot(n * (1 + 0.03 * i), ceiling, color=kw["color"], linestyle=":", linewidth=1.0,
-                  label=f"noise ceiling, {label}")
+        ax_s.plot(n * (1 + 0.03 * i), ceiling, color=kw["color"], linestyle=":", linewidth=1.0, marker="_",
+                  markersize=9, label=f"noise ceiling, {label}")  # a dash per point: one finite point still shows
     ax_s.axhline(0.99, color="black", linewidth=0.8, label="paper: 0.99")
     ax_w.axhline(0.02, color="black", linewidth=0.8, label="paper: 0.02")
     for ax in (ax_s, ax_w):
@@ -103,6 +103,7 @@ def layers_figure(tables):
     for i, name in enumerate(names):
         g = layers[layers["preset"] == name].sort_values("layer")
         kw = style.series(i % len(style.PALETTE), max(len(names), 1) if len(names) <= len(style.PALETTE) else None)
+        kw.pop("markevery", None)  # a marker on every layer: a two-layer noise preset keeps its markers
         ax_kl.plot(g["layer"], g["kl"], label=name, **kw)
         ax_a.plot(g["layer"], g["a_measured"], label=f"{name}", **kw)
         ax_g.plot(g["layer"], g["a_jacobian"], label=f"{name}", **kw)
@@ -113,6 +114,7 @@ def layers_figure(tables):
     for ax in (ax_kl, ax_a, ax_g):
         ax.set_xlabel(r"layer $l$")
         style.integer_ticks(ax, "x")
+    style.mark_coincident(ax_kl)  # a noise preset of the main preset's width is the same model
     ax_kl.legend(fontsize=6.5)
     fig.suptitle("Step-0 attention per layer: distance from uniform and strength")
     return fig
@@ -138,7 +140,8 @@ def noise_figure(tables):
                   label="one seed", **style.series(0, 1))
     if len(one) >= 2:
         ref = y[0] * (one["width"].to_numpy(float) / float(one["width"].iloc[0])) ** -0.5
-        ax_w.plot(one["width"], ref, color="black", linewidth=0.8, label=r"$\propto D^{-1/2}$")
+        ax_w.plot(one["width"], ref, color="black", linewidth=1.0, linestyle="--", zorder=3,  # over the data
+                  label=r"$\propto D^{-1/2}$")
     for ax in (ax_n, ax_w):
         ax.set_yscale("log")
         ax.set_ylabel("per-position relative noise (95% CI)")
