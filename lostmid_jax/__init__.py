@@ -39,6 +39,7 @@ this list, the layers and the commands below against the source):
                  run(cfg, run_dir) -> result, records, verdict, figures.
     cli          the ``lostmid`` command, a thin adapter over the experiments.
     resources    the work and memory limits checked before any work.
+    untrusted      the one reader of outside JSON and text (regular files, bounded, UTF-8, named errors).
     compile_cache  JAX's persistent compilation cache of the commands.
     compile_time   seconds JAX spends compiling, from its monitoring events (--profile).
     validation   argument checks: a ValueError naming the argument and range.
@@ -46,7 +47,7 @@ this list, the layers and the commands below against the source):
 
 Layers, top to bottom: each imports only the groups to its right (">"):
     cli > experiments > train > probes > analysis > nn > kernels > io, results, report > runs
-    > plots > stats > theory > masks > resources > validation, compile_cache, compile_time, parallel, _lazy
+    > plots > stats > theory > masks > resources > validation, untrusted, compile_cache, compile_time, parallel, _lazy
 
 Commands (``lostmid --help``): lostmid theory | sweep | counterfactuals | step0 |
 step0-study | compare | train | remedies | diagnose | rerun | plot | report | table.

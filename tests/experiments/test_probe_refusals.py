@@ -52,7 +52,7 @@ def test_diagnose_refuses_at_once(argv, pattern, tmp_path, capsys):
     (["--lengths", HUGE], r"lengths: T = 1000000000 needs 1000000001 positions", 1),  # + the marker
     (["--lengths", HUGE, "--allow-extrapolation"], r"remedies: lengths=1000000000, .*over the limit", 1),
     (["--length", HUGE], r"lengths: T = 1000000000 needs", 2),  # the old spelling: a hint, then the refusal
-    (["--n-boot", "1000000000000"], r"n_boot=1000000000000, \\d remedies: needs about .* GB of memory", 1),
+    (["--n-boot", "1000000000000"], r"n_boot=1000000000000, \d remedies: needs about .* GB of memory", 1),
     (["--batch", HUGE], r"batch=1000000000, .*over the limit", 1),
     (["--lengths", "48,64"], r"lengths: remedies measures one prompt length T \(run it once per length\)", 1),
     (["--dtype", "float16"], r"dtype must be one of \('float32', 'bfloat16'\)", 1),

@@ -5,8 +5,8 @@
 
 The base dependencies are read from pyproject.toml and closed over their own
 requirements (importlib.metadata); every installed top-level module of any
-other distribution (transformers, torch, pytest, ...) raises ImportError when
-imported, which is what a fresh ``pip install -e .`` gives. Python's standard
+other distribution (transformers, torch, pytest, ...) is hidden from every
+import finder, which is what a fresh ``pip install -e .`` gives. Python's standard
 library, pip/setuptools and lostmid_jax itself stay importable.
 """
 
@@ -56,18 +56,26 @@ def blocked_modules() -> set[str]:
             if module not in ALWAYS and not any(_norm(d) in base for d in dists)}
 
 
-class _Block(importlib.abc.MetaPathFinder):
-    def __init__(self, names: set[str]):
-        self.names = names
+class _Hide(importlib.abc.MetaPathFinder):
+    """One finder of sys.meta_path that finds nothing of the hidden top-level modules (as if not installed:
+    ``import`` raises ModuleNotFoundError and ``importlib.util.find_spec`` returns None)."""
+
+    def __init__(self, finder, names: set[str]):
+        self.finder, self.names = finder, names
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname.partition(".")[0] in self.names:
-            raise ImportError(f"No module named {fullname!r} (not a base dependency)", name=fullname)
-        return None
+        if fullname.partition(".")[0] in self.names or not hasattr(self.finder, "find_spec"):
+            return None
+        return self.finder.find_spec(fullname, path, target)
+
+    def invalidate_caches(self):
+        if hasattr(self.finder, "invalidate_caches"):
+            self.finder.invalidate_caches()
 
 
 def main(argv: list[str]) -> None:
-    sys.meta_path.insert(0, _Block(blocked_modules()))
+    hidden = blocked_modules()
+    sys.meta_path[:] = [_Hide(finder, hidden) for finder in sys.meta_path]
     if argv[:1] == ["-m"]:
         sys.argv = [argv[1], *argv[2:]]
         runpy.run_module(argv[1], run_name="__main__", alter_sys=True)

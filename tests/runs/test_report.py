@@ -14,6 +14,7 @@ import pytest
 from lostmid_jax import cli, runs
 from run_params import experiment_params
 from lostmid_jax.runs import build_html
+from lostmid_jax.stats.intervals import wilson_interval
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 URL_ATTRIBUTES = {"href", "src", "srcset", "action", "formaction", "data", "poster", "background", "cite",
@@ -270,8 +271,15 @@ def test_diagnose_report_names_what_was_measured_then_the_results_table(smoke_ru
     first = acc[acc["length"] == acc["length"].min()].sort_values("passage")
     for r in first.itertuples():
         assert f"<td>{r.accuracy:.2f} [{r.accuracy_lo:.2f}, {r.accuracy_hi:.2f}]</td>" in rows[0][1]
-    assert ("no difference beyond noise</span>" in rows[0][1]
-            and "<span class='outcome neutral'>at chance (the 95% CI includes it)</span>" in rows[0][1])
+    gap = run.tables["gaps"]
+    gap = gap[(gap["length"] == first["length"].iloc[0]) & (gap["measure"] == "accuracy")]["verdict"].iloc[0]
+    right = (first["accuracy"] * run.config.examples).round().sum()
+    trials = run.config.examples * len(first)
+    lo, hi = wilson_interval(int(right), trials)
+    chance = float(first["chance"].iloc[0])
+    reading = ("above chance" if lo > chance else "at or below chance (ties count as wrong)" if hi < chance
+               else "at chance (the 95% CI includes it)")
+    assert f"{gap}</span>" in rows[0][1] and f"<span class='outcome neutral'>{reading}</span>" in rows[0][1]
     folded = _between(text, "<details class='verdict-details'>", "</details>")
     assert "Attention received" in folded and "Valley power law" in folded
     assert "Position test at T = 32" in _between(text, "id='verdict'", "<details")

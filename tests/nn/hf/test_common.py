@@ -7,7 +7,7 @@ from lostmid_jax.nn.hf.common import check_types, first_key, fixed_mismatches, h
 
 
 @pytest.mark.parametrize("raw,match", [
-    ({"tie_word_embeddings": "false"}, "tie_word_embeddings must be true or false, got \"false\" \\(a str\\)"),
+    ({"tie_word_embeddings": "false"}, "tie_word_embeddings must be true or false, got \"false\" \\(a string\\)"),
     ({"rms_norm_eps": [1e-6]}, "rms_norm_eps must be a number"), ({"rope_theta": True}, "rope_theta must be a number"),
     ({"hidden_size": 8.0}, "hidden_size must be an integer"), ({"num_hidden_layers": True}, "an integer"),
 ])
