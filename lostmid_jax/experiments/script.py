@@ -171,14 +171,21 @@ def launch(exp, cfg, args) -> int:
 
 def main(name: str, argv: list[str] | None = None, prog: str | None = None) -> int:
     """Parse ``argv`` for experiment ``name``, validate (exit 2 on a bad value), run; returns the exit code."""
+    from ..runs import stop
+
     parser, flag_list = build_parser(name, prog)
     args = parser.parse_args(argv)
     exp = load(name)
     try:
-        cfg = config_from_args(exp, args, flag_list)
-        return launch(exp, cfg, args)
+        with stop.watching():  # SIGINT and SIGTERM never lost (lostmid_jax.runs.stop)
+            cfg = config_from_args(exp, args, flag_list)
+            return launch(exp, cfg, args)
     except (ValueError, OSError) as err:
-        parser.exit(2, f"{parser.prog}: error: {one_line(err)}\n")
+        if stop.received() is None:
+            parser.exit(2, f"{parser.prog}: error: {one_line(err)}\n")
+        parser.exit(stop.exit_code(), f"{parser.prog}: interrupted\n")
+    except KeyboardInterrupt as err:
+        parser.exit(128 + (getattr(err, "signum", None) or stop.received() or 2), f"{parser.prog}: interrupted\n")
 
 
 def one_line(err: BaseException) -> str:

@@ -56,8 +56,9 @@ def _race(tmp_path, attempts):
         assert codes == [0, 2], done
         assert record["status"] == "done" and "Traceback" not in refusal and "out:" in refusal, refusal
         # one run's files: the results belong to the config.json beside them
-        assert sorted(p.name for p in out.iterdir()) == ["columns.csv", "config.json", "profiles.csv",
-                                                          "results.csv", "table.txt", "verdict.txt"]
+        files = ["columns.csv", "config.json", "profiles.csv", "results.csv", "table.txt", "verdict.txt"]
+        assert sorted(p.name for p in out.iterdir()) == [".lostmid-files", *files]
+        assert (out / ".lostmid-files").read_text().split() == files  # the run's record of what it wrote
     return outcomes
 
 
@@ -112,6 +113,7 @@ def _interrupted(out: pathlib.Path, status="interrupted"):
     out.mkdir()
     (out / "config.json").write_text(json.dumps({"experiment": "depth_sweep", "config": {}, "status": status}))
     (out / "results.csv").write_text("half\r\n")
+    (out / ".lostmid-files").write_text("config.json\nresults.csv\n")
 
 
 def test_an_unfinished_run_is_named_with_the_flag_that_starts_it_again(tmp_path, capsys):
@@ -153,8 +155,8 @@ def test_sigterm_is_handled_like_sigint(tmp_path, sig):
         proc.send_signal(signal.SIGABRT)
         _, err = proc.communicate(timeout=60)
         pytest.fail(f"the run did not stop within 60 s of signal {sig!r}; its threads:\n{err[-6000:]}")
-    # 130, or -2: CPython ends a process that stopped on KeyboardInterrupt by SIGINT, as shells expect
-    assert proc.returncode in (130, -signal.SIGINT) and "interrupted" in err and "Traceback" not in err, err
+    # 128 + the signal's number: 130 for SIGINT, 143 for SIGTERM, as shells report them
+    assert proc.returncode == 128 + sig and "interrupted" in err and "Traceback" not in err, err
     assert not out.exists()  # it had finished nothing: no trace, so the same command simply runs
 
 
