@@ -31,12 +31,13 @@ REPLACE_FLAG = "--replace-unfinished"
 """The flag that starts an unfinished run of an experiment that does not resume again, in the same directory."""
 
 
-def resolve_out(path, name: str = "out", *, working_directory_ok: bool = False) -> pathlib.Path:
+def resolve_out(path, name: str = "out", *, working_directory_ok: bool = False, file: bool = False) -> pathlib.Path:
     """``path`` with ~ expanded and every symlink resolved: the one path a run claims and writes to.
 
     Raises:
       ValueError: naming ``name`` for '', the working directory (unless ``working_directory_ok``), a symlink
-        loop, a dangling symlink and a path that lies under a regular file.
+        loop, a dangling symlink and a path that lies under a regular file (or is one, unless ``file``: the
+        path names a file to write).
     """
     if str(path).strip() == "":
         raise ValueError(f"{name} must name a run directory, got '' (the working directory)")
@@ -58,7 +59,7 @@ def resolve_out(path, name: str = "out", *, working_directory_ok: bool = False) 
         raise ValueError(f"{name}: {str(path)!r} cannot be resolved ({err})") from None
     if not working_directory_ok and target == pathlib.Path.cwd().resolve():
         raise ValueError(f"{name}: {str(path)!r} is the working directory; choose a new directory for the run")
-    for parent in (target, *target.parents):
+    for parent in target.parents if file else (target, *target.parents):
         if parent.exists() and not parent.is_dir():
             raise ValueError(f"{name}: {parent} is a file, not a directory")
     return target
@@ -153,6 +154,23 @@ class Claim:
             self._fd = None
 
 
+def try_lock(target: pathlib.Path) -> int | None:
+    """An exclusive flock on directory ``target`` (its open descriptor: close it to release), taken without
+    waiting; None when another process holds it or the directory cannot be opened."""
+    import fcntl
+
+    try:
+        fd = os.open(target, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
 def _lock(target: pathlib.Path) -> int:
     """An exclusive flock on the directory ``target`` (its open descriptor); ValueError if another process holds it."""
     import fcntl
@@ -224,4 +242,4 @@ def held(path, config: dict, **kwargs):
         taken.release()
 
 
-__all__ = ["Claim", "REPLACE_FLAG", "claim", "claim_run_dir", "held", "resolve_out"]
+__all__ = ["Claim", "REPLACE_FLAG", "claim", "claim_run_dir", "held", "resolve_out", "try_lock"]
