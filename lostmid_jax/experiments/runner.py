@@ -37,7 +37,7 @@ from ..runs import stop
 from ..runs.atomic import write_atomic
 from ..runs.claim import REPLACE_FLAG, claim, resolve_out
 from ..runs.config import jsonable
-from ..runs.config_file import CONFIG_FILE, write_config
+from ..runs.config_file import CONFIG_FILE, read_config, write_config
 from ..runs.ledger import LEDGER_FILE, recording
 from ..runs.plot import draw_figures, figure_title, save_figures
 from ..runs.tables import (COLUMNS_FILE, UNDOCUMENTED, UndocumentedColumnsWarning, csv_name, dictionary, read_tables,
@@ -149,24 +149,35 @@ def _execute(exp, cfg, run_dir, *, smoke, progress, figures, mesh, echo, replace
         cfg = exp.resolve(cfg)
     if not writes_files():  # multi-host: process 0 claims and writes; the others compute
         return exp.run(cfg, resolve_out(run_dir), progress=progress, mesh=mesh)
-    held = claim(run_dir, jsonable(cfg), experiment=exp.NAME, resumable=getattr(exp, "RESUMABLE", False),
-                 replace_unfinished=replace_unfinished)
+    held = None
     try:
+        with stop.shielded():  # a signal during the claim stops the run at its first write, not halfway
+            held = claim(run_dir, jsonable(cfg), experiment=exp.NAME, resumable=getattr(exp, "RESUMABLE", False),
+                         replace_unfinished=replace_unfinished)
         if held.left:
             log.warning(f"{exp.NAME}: {REPLACE_FLAG} removed the files the unfinished run wrote and left "
                         f"{len(held.left)} it did not write in {held.path}: {', '.join(held.left)}")
         with recording(held.path, fresh=not held.resumed):
             return _claimed(exp, cfg, held, start, smoke=smoke, progress=progress, figures=figures, mesh=mesh,
                             echo=echo)
+    except BaseException as err:
+        if held is not None:
+            with stop.shielded():
+                _stopped(exp, cfg, held, smoke, err)
+        raise
     finally:
-        held.release()
+        if held is not None:
+            held.release()
 
 
 def _stopped(exp, cfg, held, smoke: bool, err: BaseException) -> None:
-    """After a run stopped: remove a directory it created that holds nothing finished, else record why."""
+    """After a run stopped: remove a directory it created that holds nothing finished, else record why
+    (a run whose config.json already says "done" finished: a signal after that changes nothing in it)."""
     run_dir = held.path
     if held.created and _holds_only_config(run_dir):
         shutil.rmtree(run_dir, ignore_errors=True)  # nothing finished: leave no trace
+        return
+    if (read_config(run_dir / CONFIG_FILE) or {}).get("status") == "done":
         return
     status = "interrupted" if isinstance(err, KeyboardInterrupt) or stop.received() else "failed"
     with contextlib.suppress(Exception):
@@ -175,15 +186,10 @@ def _stopped(exp, cfg, held, smoke: bool, err: BaseException) -> None:
 
 def _claimed(exp, cfg, held, start, *, smoke, progress, figures, mesh, echo):
     run_dir = held.path
-    try:
-        write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="running")
-        log.info(f"{exp.NAME}: running into {run_dir}")
-        result = exp.run(cfg, run_dir, progress=progress, mesh=mesh)
-        written = _write_results(exp, cfg, run_dir, result, start, smoke=smoke, figures=figures)
-    except BaseException as err:
-        with stop.shielded():
-            _stopped(exp, cfg, held, smoke, err)
-        raise
+    write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="running")
+    log.info(f"{exp.NAME}: running into {run_dir}")
+    result = exp.run(cfg, run_dir, progress=progress, mesh=mesh)
+    written = _write_results(exp, cfg, run_dir, result, start, smoke=smoke, figures=figures)
     _announce(exp, run_dir, result, *written, echo=echo)
     return result
 

@@ -80,8 +80,10 @@ def replacing(path, *, durable: bool = False):
     stop.check()  # a signal received since the last write stops the run here, before anything is written
     path = pathlib.Path(path)
     ledger.note(path)  # inside a run directory being recorded: listed before it exists
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMPORARY_SUFFIX, dir=path.parent)
+    name = None
     try:
+        with stop.shielded():  # a signal here is kept for the next check: the temporary is never unnamed
+            fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMPORARY_SUFFIX, dir=path.parent)
         os.fchmod(fd, _MODE)
         with os.fdopen(fd, "wb") as f:
             yield f
@@ -90,7 +92,7 @@ def replacing(path, *, durable: bool = False):
                 os.fsync(f.fileno())
         os.replace(name, path)
     except BaseException as err:
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, TypeError), stop.shielded():
             os.unlink(name)
         if isinstance(err, OSError) and err.filename is None:  # a write through the file object names no file
             raise OSError(err.errno, err.strerror or str(err), str(path)) from err

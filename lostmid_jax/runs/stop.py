@@ -8,7 +8,8 @@
     exit_code()                  # 128 + the signal's number (130 SIGINT, 143 SIGTERM), None without a signal
 
 The handler records the signal first. It then raises :class:`Interrupted` at once where Python can take
-it, so that a long loop stops promptly, but never inside a garbage-collection callback or a finalizer:
+it (the first time only: a second signal does not cut short the cleanup the first began), so that a long
+loop stops promptly, but never inside a garbage-collection callback or a finalizer:
 an exception there is printed as "Exception ignored in ... _xla_gc_callback" and dropped (JAX registers
 such a callback), and the run would go on to finish "done". Either way the flag stays set, so the next
 write or unit boundary raises, and the outermost :func:`watching` raises on leaving if nothing did.
@@ -34,6 +35,7 @@ class Interrupted(KeyboardInterrupt):
 
 
 _received: int | None = None  # the first signal since the outermost watching() began
+_raised = False  # the handler raised once already: later signals only keep the flag (cleanup runs undisturbed)
 _shield = 0
 _watching = 0
 
@@ -61,12 +63,13 @@ def _unraisable_here(frame) -> bool:
 
 
 def _handle(signum, frame) -> None:
-    global _received
+    global _received, _raised
     if _received is None:
         _received = signum
-    if _shield or _unraisable_here(frame):
+    if _raised or _shield or _unraisable_here(frame):
         return  # the flag is set: the next check() raises
-    raise Interrupted(signum)
+    _raised = True
+    raise Interrupted(_received)
 
 
 def check() -> None:
@@ -95,7 +98,7 @@ def watching():
         yield
         return
     previous = {sig: signal.getsignal(sig) for sig in SIGNALS}
-    _received, _watching = None, 1
+    _received, _raised, _watching = None, False, 1
     for sig, handler in previous.items():
         if handler is not signal.SIG_IGN:
             signal.signal(sig, _handle)
