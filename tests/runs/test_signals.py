@@ -97,7 +97,7 @@ def test_a_signal_at_a_moment_of_a_run(smoke_runs, tmp_path, name, sig, moment):
 
 
 @contextlib.contextmanager
-def _cpu_load(processes: int = 2):
+def _cpu_load(processes: int = 1):
     burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(processes)]
     try:
         yield
