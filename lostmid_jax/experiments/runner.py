@@ -164,6 +164,8 @@ def _execute(exp, cfg, run_dir, *, smoke, progress, figures, mesh, echo, replace
         if held is not None:
             with stop.shielded():
                 _stopped(exp, cfg, held, smoke, err)
+        if stop.received() is not None and not isinstance(err, KeyboardInterrupt):
+            raise stop.Interrupted(stop.received()) from err  # what followed the signal is not the cause
         raise
     finally:
         if held is not None:

@@ -3,23 +3,24 @@
     with watching():             # handlers for SIGINT and SIGTERM (main thread), the previous ones restored
         ...
         check()                  # raises Interrupted once a signal has come (every atomic write calls it)
+    for unit in checked(units):  # an experiment's loop: check() before each unit
+        ...
     with shielded():             # writing the record that the run stopped: nothing raises in here
         ...
     exit_code()                  # 128 + the signal's number (130 SIGINT, 143 SIGTERM), None without a signal
 
-The handler records the signal first. It then raises :class:`Interrupted` at once where Python can take
-it (the first time only: a second signal does not cut short the cleanup the first began), so that a long
-loop stops promptly, but never inside a garbage-collection callback or a finalizer:
-an exception there is printed as "Exception ignored in ... _xla_gc_callback" and dropped (JAX registers
-such a callback), and the run would go on to finish "done". Either way the flag stays set, so the next
-write or unit boundary raises, and the outermost :func:`watching` raises on leaving if nothing did.
-A signal that the process ignores when :func:`watching` starts (``cmd &`` in a script) stays ignored.
+The handler only records the signal; it never raises. An exception raised by a handler lands wherever
+Python happens to be: inside a garbage-collection callback it is printed as "Exception ignored in ...
+_xla_gc_callback" and dropped (the run went on to finish "done", exit 0), and inside JAX's own code it
+can leave the runtime in a state that crashes the process at exit. The run stops instead at the next
+:func:`check` (a write, a unit boundary, a step of a loop), and the outermost :func:`watching` raises on
+leaving if nothing did. A signal that the process ignores when :func:`watching` starts (``cmd &`` in a
+script) stays ignored.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gc
 import signal
 import threading
 
@@ -35,7 +36,6 @@ class Interrupted(KeyboardInterrupt):
 
 
 _received: int | None = None  # the first signal since the outermost watching() began
-_raised = False  # the handler raised once already: later signals only keep the flag (cleanup runs undisturbed)
 _shield = 0
 _watching = 0
 
@@ -50,26 +50,10 @@ def exit_code() -> int | None:
     return None if _received is None else 128 + _received
 
 
-def _unraisable_here(frame) -> bool:
-    """True when ``frame`` runs (below) a gc callback or a finalizer, where a raised exception is dropped."""
-    callbacks = {getattr(getattr(cb, "__func__", cb), "__code__", None) for cb in gc.callbacks}
-    while frame is not None:
-        code = frame.f_code
-        if code in callbacks or code.co_name == "__del__" or (
-                code.co_name == "__call__" and code.co_filename.endswith("weakref.py")):
-            return True
-        frame = frame.f_back
-    return False
-
-
 def _handle(signum, frame) -> None:
-    global _received, _raised
+    global _received
     if _received is None:
         _received = signum
-    if _raised or _shield or _unraisable_here(frame):
-        return  # the flag is set: the next check() raises
-    _raised = True
-    raise Interrupted(_received)
 
 
 def check() -> None:
@@ -78,9 +62,16 @@ def check() -> None:
         raise Interrupted(_received)
 
 
+def checked(iterable):
+    """The items of ``iterable``, :func:`check` before each: a loop over units stops between two of them."""
+    for item in iterable:
+        check()
+        yield item
+
+
 @contextlib.contextmanager
 def shielded():
-    """A block that a signal does not interrupt (it is still recorded)."""
+    """A block in which :func:`check` does not raise (a signal is still recorded)."""
     global _shield
     _shield += 1
     try:
@@ -98,7 +89,7 @@ def watching():
         yield
         return
     previous = {sig: signal.getsignal(sig) for sig in SIGNALS}
-    _received, _raised, _watching = None, False, 1
+    _received, _watching = None, 1
     for sig, handler in previous.items():
         if handler is not signal.SIG_IGN:
             signal.signal(sig, _handle)
@@ -111,4 +102,4 @@ def watching():
         _watching = 0
 
 
-__all__ = ["Interrupted", "SIGNALS", "check", "exit_code", "received", "shielded", "watching"]
+__all__ = ["Interrupted", "SIGNALS", "check", "checked", "exit_code", "received", "shielded", "watching"]

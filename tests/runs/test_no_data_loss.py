@@ -13,27 +13,20 @@ from lostmid_jax import cli
 from lostmid_jax.runs import ledger, outputs, write_atomic
 from lostmid_jax.runs.claim import try_lock
 
-# the cheapest run there is: the exact theory rows only (no jax), two depths, one a, L = 16
+# the cheapest run there is (as tiny_run, tests/runs/conftest.py): the exact theory rows only, no figures
 TINY = ["sweep", "--depths", "1,2", "--alphas", "0.5", "--power-b", "none", "--lengths", "16", "--no-progress",
         "--no-figures"]
 
 
-@pytest.fixture(scope="module")
-def made(tmp_path_factory):
-    out = tmp_path_factory.mktemp("made") / "run"
-    assert cli.main([*TINY, "--out", str(out)]) == 0
-    return out
-
-
 @pytest.fixture
-def run(made, tmp_path):
-    shutil.copytree(made, tmp_path / "run", symlinks=True)
+def run(tiny_run, tmp_path):
+    shutil.copytree(tiny_run, tmp_path / "run", symlinks=True)
     return tmp_path / "run"
 
 
 @pytest.fixture
-def other(made, tmp_path):
-    shutil.copytree(made, tmp_path / "other", symlinks=True)
+def other(tiny_run, tmp_path):
+    shutil.copytree(tiny_run, tmp_path / "other", symlinks=True)
     return tmp_path / "other"
 
 
