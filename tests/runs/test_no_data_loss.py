@@ -85,14 +85,14 @@ def test_plot_out_never_replaces_a_file_it_did_not_write(run, other, tmp_path, c
     assert [p.name for p in mine.iterdir()] == ["fig1_u_curves.png"]
     assert (mine / "fig1_u_curves.png").read_bytes() == b"my picture"
     fresh = tmp_path / "fresh"
-    for fmt in ("png", "pdf,svg", "png,svg"):  # its own figures, redrawn in any format
+    for fmt in ("png,svg", "svg"):  # its own figures, redrawn
         assert cli.main(["plot", str(run), "--format", fmt, "--out", str(fresh)]) == 0
     assert all(outputs.is_figure(p) for p in fresh.iterdir())
-    assert cli.main(["plot", str(run), "--format", "png"]) == 0  # into the run: its own figures
-    assert cli.main(["plot", str(run), "--format", "png"]) == 0
-    (run / "fig1_u_curves.png").write_bytes(b"mine now")
-    err = _refused(["plot", run], capsys, "not a figure lostmid wrote", "write elsewhere with --out DIR")
-    assert "error: out:" not in err
+    assert cli.main(["plot", str(run), "--format", "png"]) == 0  # into the run: the figures it lists
+    (run / "fig1_u_curves.svg").write_bytes(b"<svg>mine</svg>")  # a file of the user's in the run
+    err = _refused(["plot", run, "--format", "svg"], capsys, "fig1_u_curves.svg exists and is not a figure lostmid",
+                   "write elsewhere with --out DIR")
+    assert "error: out:" not in err and (run / "fig1_u_curves.svg").read_bytes() == b"<svg>mine</svg>"
 
 
 def test_replace_unfinished_removes_only_what_the_run_wrote(run, tmp_path, capsys, caplog):
