@@ -119,8 +119,29 @@ def one_line_warnings(prog: str):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``lostmid`` console script."""
+    """Entry point of the ``lostmid`` console script.
+
+    SIGINT and SIGTERM are watched from the first line on (:mod:`lostmid_jax.runs.stop`): a command they stop
+    exits 130 (SIGINT) or 143 (SIGTERM), also when the signal came after its run had finished.
+    """
+    from ..runs import stop
+
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        with stop.watching():  # a signal sets a flag that every write checks: never lost
+            return _main(argv)
+    except KeyboardInterrupt as err:  # a run's config.json then says "interrupted"
+        import signal
+
+        signum = getattr(err, "signum", None) or stop.received() or signal.SIGINT
+        command = next((a for a in argv if not a.startswith("-")), "")
+        sys.stderr.write(f"lostmid{' ' + command if command else ''}: interrupted by {signal.Signals(signum).name}\n")
+        raise SystemExit(128 + signum) from None
+
+
+def _main(argv: list[str]) -> int:
+    from ..runs import stop
+
     command = next((a for a in argv if not a.startswith("-")), None)
     commands = _commands()
     parser = build_parser(command if command in commands else None)
@@ -129,28 +150,32 @@ def main(argv: list[str] | None = None) -> int:
         _unknown_flags(parser, args.command, unknown)
     kind = commands[args.command][0]
     try:
-        if kind == "theory":
-            from . import theory
-
-            return int(theory.run(args) or 0)
-        if kind in _RUN_DIR_COMMANDS:
-            with one_line_warnings(f"lostmid {args.command}"):
-                return int(_run_dir_module(kind).run(args) or 0)
-        from ..experiments import script
-
-        if kind == "rerun":
-            return script.rerun(args)
-        from ..experiments import load
-
-        exp = load(kind)
-        cfg = script.config_from_args(exp, args, args._flags)
-        return script.launch(exp, cfg, args)
+        return _run(kind, args)
     except (ValueError, OSError) as err:
+        if stop.received() is not None:  # the signal surfaced as another error: it still stops the command
+            raise stop.Interrupted(stop.received()) from None
         from ..experiments.script import one_line
 
         parser.exit(2, f"lostmid {args.command}: error: {one_line(err)}\n")
-    except KeyboardInterrupt:  # SIGINT, or SIGTERM during a run: its config.json says "interrupted"
-        parser.exit(130, f"lostmid {args.command}: interrupted\n")
+
+
+def _run(kind: str, args) -> int:
+    if kind == "theory":
+        from . import theory
+
+        return int(theory.run(args) or 0)
+    if kind in _RUN_DIR_COMMANDS:
+        with one_line_warnings(f"lostmid {args.command}"):
+            return int(_run_dir_module(kind).run(args) or 0)
+    from ..experiments import script
+
+    if kind == "rerun":
+        return script.rerun(args)
+    from ..experiments import load
+
+    exp = load(kind)
+    cfg = script.config_from_args(exp, args, args._flags)
+    return script.launch(exp, cfg, args)
 
 
 if __name__ == "__main__":

@@ -14,24 +14,32 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    """Redraw and save; prints each file written."""
-    from ..runs.load import load_run
+    """Redraw and save; prints each file written. Into the run itself (however its path is spelled) or
+    --out; an existing file that is not a figure lostmid wrote, and any other run, are never written."""
+    from ..runs.load import FIGURE_FORMATS, load_run
+    from ..runs.outputs import check_figure_files, figures_dir, tidied
     from ..runs.plot import draw, parse_formats, save_figures
-
-    from ..runs.claim import resolve_out
-    from ..runs.config_file import CONFIG_FILE
 
     formats = parse_formats(args.format)
     loaded = load_run(args.run_dir)
-    if args.out is None:  # into the run itself, however its path was spelled (".", relative, a symlink)
-        out = loaded.path
-    else:
-        out = resolve_out(args.out)
-        if out != loaded.path.resolve() and (out / CONFIG_FILE).exists():
-            raise ValueError(f"out: {out} holds another run (its config.json); its figures are never overwritten: "
-                             "choose a new --out, or omit it to redraw into RUN_DIR")
-    written = save_figures(draw(loaded), out, formats)
+    out = figures_dir(loaded, args.out)
+    figures = draw(loaded)
+    paths = [out / f"{stem}.{fmt}" for stem in figures for fmt in FIGURE_FORMATS if fmt in formats]
+    try:
+        check_figure_files(loaded, paths, given=args.out is not None)
+    except ValueError:
+        _close(figures)
+        raise
+    with tidied(loaded, paths):
+        written = save_figures(figures, out, formats)
     for path in written:
         print(path)
     print(f"{len(written)} figure files from {loaded.path} ({loaded.experiment})")
     return 0
+
+
+def _close(figures: dict) -> None:
+    import matplotlib.pyplot as plt
+
+    for fig in figures.values():
+        plt.close(fig)

@@ -273,10 +273,12 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
     ``run_dir`` and ``mesh`` are unused."""
     from tqdm.auto import tqdm
 
+    from ..runs.stop import checked
+
     points = [(spec, depth, length) for spec in schedule_specs(cfg) for depth in cfg.depths
               for length in (*cfg.lengths, None)]
     records = [point_record(spec, depth, length, cfg.band)
-               for spec, depth, length in tqdm(points, desc="depth sweep", disable=not progress, leave=False)]
+               for spec, depth, length in checked(tqdm(points, desc="depth sweep", disable=not progress, leave=False))]
     return Result(cfg, records, profile_records(cfg))
 
 

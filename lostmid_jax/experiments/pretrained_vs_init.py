@@ -278,6 +278,7 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
     from ..nn import Decoder
     from ..analysis.step0_measure import measured_content_prior
     from ..analysis.step0_summary import summarize_variant
+    from ..runs.stop import checked
 
     model_cfg, pretrained, path = _load(cfg, run_dir)
     scale = float(np.std(np.asarray(pretrained.wte[...])))
@@ -286,7 +287,7 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
     _LOG.info(f"measuring {cfg.seeds} seeds x 2 models at L={cfg.length} "
         f"({cfg.resolved_method(model_cfg.width)}; the first unit compiles)")
     bar = tqdm(total=2 * cfg.seeds, disable=not progress, desc="units")
-    for s in range(cfg.seeds):
+    for s in checked(range(cfg.seeds)):
         units["pretrained"].append(_unit(cfg, pretrained, s, scale))
         bar.update()
         # the pretrained model's graphdef: the jitted engines compiled for it are reused

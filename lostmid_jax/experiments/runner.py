@@ -29,16 +29,16 @@ import contextlib
 import logging
 import pathlib
 import shutil
-import signal
 import sys
-import threading
 import time
 import warnings
 
+from ..runs import stop
 from ..runs.atomic import write_atomic
-from ..runs.claim import claim, resolve_out
+from ..runs.claim import REPLACE_FLAG, claim, resolve_out
 from ..runs.config import jsonable
-from ..runs.config_file import CONFIG_FILE, write_config
+from ..runs.config_file import CONFIG_FILE, read_config, write_config
+from ..runs.ledger import LEDGER_FILE, recording
 from ..runs.plot import draw_figures, failure_line, figure_title, save_figures
 from ..runs.tables import (COLUMNS_FILE, UNDOCUMENTED, UndocumentedColumnsWarning, csv_name, dictionary, read_tables,
                            write_csv)
@@ -50,6 +50,7 @@ _STANDARD_FILES = {
     COLUMNS_FILE: "the column dictionary: file, column, meaning, unit of every CSV column",
     "table.txt": "the summary table printed above",
     "verdict.txt": "the verdict printed above",
+    LEDGER_FILE: "the names of the entries this run wrote (all that --replace-unfinished may remove)",
 }
 
 
@@ -63,25 +64,7 @@ def writes_files() -> bool:
 
 
 def _holds_only_config(run_dir: pathlib.Path) -> bool:
-    return {p.name for p in run_dir.iterdir()} <= {"config.json"}
-
-
-@contextlib.contextmanager
-def _sigterm_as_interrupt():
-    """SIGTERM raises KeyboardInterrupt, as SIGINT does, so a terminated run records that it stopped
-    (in the main thread only; the previous handler is restored)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt(f"signal {signum} (SIGTERM)")
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    return {p.name for p in run_dir.iterdir()} <= {CONFIG_FILE, LEDGER_FILE}
 
 
 @contextlib.contextmanager
@@ -137,7 +120,7 @@ def files_block(exp, run_dir: pathlib.Path, tables: dict[str, list[dict]], figur
     described.update(figures)
     described.update(getattr(exp, "FILES", {}))
     entries = sorted((p.name + ("/" if p.is_dir() else ""), p.name) for p in run_dir.iterdir()
-                     if not p.name.startswith("."))
+                     if not p.name.startswith(".") or p.name == LEDGER_FILE)
     width = max(len(shown) for shown, _ in entries)
     lines = [f"Files in {run_dir}:"]
     for shown, name in entries:
@@ -166,11 +149,13 @@ def execute(exp, cfg, run_dir, *, smoke: bool = False, progress: bool = True, fi
         phases)``, its own table (step0: each unit's compile, device and host seconds).
 
     ``run_dir`` is resolved once (~ expanded, symlinks resolved) and claimed atomically
-    (:func:`lostmid_jax.runs.claim.claim`); every file is written under that one path. SIGTERM stops a run
-    as SIGINT does; config.json then says "interrupted" ("failed" after an error), and the refusal of the
-    same command names the run as unfinished.
+    (:func:`lostmid_jax.runs.claim.claim`); every file is written under that one path and listed in the
+    run's record (:mod:`lostmid_jax.runs.ledger`). SIGINT and SIGTERM stop a run at the next write or unit
+    boundary at the latest (:mod:`lostmid_jax.runs.stop`: never lost, wherever they land); config.json then
+    says "interrupted" ("failed" after an error), and the refusal of the same command names the run as
+    unfinished.
     """
-    with _phase_log(echo is not None), _sigterm_as_interrupt():
+    with _phase_log(echo is not None), stop.watching():
         return _execute(exp, cfg, run_dir, smoke=smoke, progress=progress, figures=figures, mesh=mesh, echo=echo,
                         replace_unfinished=replace_unfinished, profile=profile)
 
@@ -181,22 +166,39 @@ def _execute(exp, cfg, run_dir, *, smoke, progress, figures, mesh, echo, replace
         cfg = exp.resolve(cfg)
     if not writes_files():  # multi-host: process 0 claims and writes; the others compute
         return exp.run(cfg, resolve_out(run_dir), progress=progress, mesh=mesh)
-    held = claim(run_dir, jsonable(cfg), experiment=exp.NAME, resumable=getattr(exp, "RESUMABLE", False),
-                 replace_unfinished=replace_unfinished)
+    held = None
     try:
-        return _claimed(exp, cfg, held, start, smoke=smoke, progress=progress, figures=figures, mesh=mesh,
-                        echo=echo, profile=profile)
+        with stop.shielded():  # a signal during the claim stops the run at its first write, not halfway
+            held = claim(run_dir, jsonable(cfg), experiment=exp.NAME, resumable=getattr(exp, "RESUMABLE", False),
+                         replace_unfinished=replace_unfinished)
+        if held.left:
+            log.warning(f"{exp.NAME}: {REPLACE_FLAG} removed the files the unfinished run wrote and left "
+                        f"{len(held.left)} it did not write in {held.path}: {', '.join(held.left)}")
+        with recording(held.path, fresh=not held.resumed):
+            return _claimed(exp, cfg, held, start, smoke=smoke, progress=progress, figures=figures, mesh=mesh,
+                            echo=echo, profile=profile)
+    except BaseException as err:
+        if held is not None:
+            with stop.shielded():
+                _stopped(exp, cfg, held, smoke, err)
+        if stop.received() is not None and not isinstance(err, KeyboardInterrupt):
+            raise stop.Interrupted(stop.received()) from err  # what followed the signal is not the cause
+        raise
     finally:
-        held.release()
+        if held is not None:
+            held.release()
 
 
 def _stopped(exp, cfg, held, smoke: bool, err: BaseException) -> None:
-    """After a run stopped: remove a directory it created that holds nothing finished, else record why."""
+    """After a run stopped: remove a directory it created that holds nothing finished, else record why
+    (a run whose config.json already says "done" finished: a signal after that changes nothing in it)."""
     run_dir = held.path
     if held.created and _holds_only_config(run_dir):
         shutil.rmtree(run_dir, ignore_errors=True)  # nothing finished: leave no trace
         return
-    status = "interrupted" if isinstance(err, KeyboardInterrupt) else "failed"
+    if (read_config(run_dir / CONFIG_FILE) or {}).get("status") == "done":
+        return
+    status = "interrupted" if isinstance(err, KeyboardInterrupt) or stop.received() else "failed"
     with contextlib.suppress(Exception):
         write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status=status)
 
@@ -204,15 +206,11 @@ def _stopped(exp, cfg, held, smoke: bool, err: BaseException) -> None:
 def _claimed(exp, cfg, held, start, *, smoke, progress, figures, mesh, echo, profile):
     run_dir = held.path
     phases = {}
-    try:
-        write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="running")
-        log.info(f"{exp.NAME}: running into {run_dir}")
-        with _timed(phases, "run"):
-            result = exp.run(cfg, run_dir, progress=progress, mesh=mesh)
-        written = _write_results(exp, cfg, run_dir, result, start, smoke=smoke, figures=figures, phases=phases)
-    except BaseException as err:
-        _stopped(exp, cfg, held, smoke, err)
-        raise
+    write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="running")
+    log.info(f"{exp.NAME}: running into {run_dir}")
+    with _timed(phases, "run"):
+        result = exp.run(cfg, run_dir, progress=progress, mesh=mesh)
+    written = _write_results(exp, cfg, run_dir, result, start, smoke=smoke, figures=figures, phases=phases)
     _announce(exp, run_dir, result, *written, echo=echo)
     if profile and echo is not None:
         echo("\n" + profile_text(exp, result, phases, written[4]))

@@ -181,14 +181,16 @@ def show_kernel_builds() -> None:
         logger.addHandler(handler)
 
 
-def launch(exp, cfg, args) -> int:
-    """Run ``cfg`` with the run options of ``args`` (after the config was validated)."""
+def launch(exp, cfg, args, run_dir: pathlib.Path | None = None) -> int:
+    """Run ``cfg`` with the run options of ``args`` (after the config was validated), into ``run_dir``
+    (resolved) or else --out, or else a new directory under --root."""
     from .. import compile_cache
     from .runner import execute
 
     from ..runs.claim import resolve_out
 
-    run_dir = resolve_out(args.out if args.out is not None else default_run_dir(args.root, exp.NAME))
+    if run_dir is None:
+        run_dir = resolve_out(args.out if args.out is not None else default_run_dir(args.root, exp.NAME))
     compile_cache.configure(enabled=not getattr(args, "no_compile_cache", False))
     show_kernel_builds()
     mesh = _mesh(args, exp)
@@ -200,14 +202,21 @@ def launch(exp, cfg, args) -> int:
 
 def main(name: str, argv: list[str] | None = None, prog: str | None = None) -> int:
     """Parse ``argv`` for experiment ``name``, validate (exit 2 on a bad value), run; returns the exit code."""
+    from ..runs import stop
+
     parser, flag_list = build_parser(name, prog)
     args = parser.parse_args(argv)
     exp = load(name)
     try:
-        cfg = config_from_args(exp, args, flag_list)
-        return launch(exp, cfg, args)
+        with stop.watching():  # SIGINT and SIGTERM never lost (lostmid_jax.runs.stop)
+            cfg = config_from_args(exp, args, flag_list)
+            return launch(exp, cfg, args)
     except (ValueError, OSError) as err:
-        parser.exit(2, f"{parser.prog}: error: {one_line(err)}\n")
+        if stop.received() is None:
+            parser.exit(2, f"{parser.prog}: error: {one_line(err)}\n")
+        parser.exit(stop.exit_code(), f"{parser.prog}: interrupted\n")
+    except KeyboardInterrupt as err:
+        parser.exit(128 + (getattr(err, "signum", None) or stop.received() or 2), f"{parser.prog}: interrupted\n")
 
 
 def one_line(err: BaseException) -> str:
@@ -256,8 +265,12 @@ def add_rerun_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run_dir", help="a run directory (with its config.json)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="replace a config field (dotted path or flag name), e.g. --set depths=1-8; repeatable")
-    parser.add_argument("--out", type=str, default=None, help="new run directory (default <root>/<experiment>/<timestamp>)")
-    parser.add_argument("--root", type=str, default="runs", help="parent of the default run directory (default: runs)")
+    parser.add_argument("--out", type=str, default=None,
+                        help="new run directory (default <root>/<experiment>/<timestamp>); RUN_DIR itself resumes "
+                             "an unfinished run of an experiment that resumes")
+    parser.add_argument("--root", type=str, default=None,
+                        help="parent of the default run directory (default: runs, or the folder holding RUN_DIR "
+                             "when the working directory lies inside a run)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     parser.add_argument("--devices", type=int, default=None, help="devices to spread the work over (where used)")
@@ -267,14 +280,26 @@ def add_rerun_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def rerun(args: argparse.Namespace) -> int:
-    """Run an earlier run's config again (with ``--set`` changes) into a new run directory."""
+    """Run an earlier run's config again (with ``--set`` changes) into a new run directory, or resume it
+    (``--out RUN_DIR``, experiments that resume). RUN_DIR may be spelled any way (".", "..", relative, a
+    symlink); without --out and --root, a working directory inside a run puts the new run beside RUN_DIR
+    (never inside a run)."""
     from ..runs.claim import resolve_out
+    from ..runs.outputs import enclosing_run
 
     apply_limits(args)
     exp, cfg, smoke = rerun_config(args.run_dir, args.set)
-    if args.out is not None and resolve_out(args.out) == resolve_out(args.run_dir, "run_dir") \
-            and not getattr(exp, "RESUMABLE", False):
-        raise ValueError("out: a rerun writes a new run directory; it must differ from run_dir")
+    source = pathlib.Path(args.run_dir).expanduser().resolve()
+    if args.out is not None:
+        run_dir = resolve_out(args.out, working_directory_ok=True)
+        if run_dir == source and not getattr(exp, "RESUMABLE", False):
+            raise ValueError("out: a rerun writes a new run directory; it must differ from run_dir")
+        if run_dir != source and run_dir == pathlib.Path.cwd().resolve():
+            raise ValueError(f"out: {args.out!r} is the working directory; choose a new directory for the run")
+    else:
+        run_dir = resolve_out(default_run_dir(args.root or "runs", exp.NAME), "root")
+        if args.root is None and enclosing_run(run_dir) is not None:
+            run_dir = source.parent / run_dir.name  # <folder of RUN_DIR>/<timestamp>
     args.smoke = smoke
-    return launch(exp, cfg, args)
+    return launch(exp, cfg, args, run_dir)
 

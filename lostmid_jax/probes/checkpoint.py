@@ -199,8 +199,11 @@ def load_checkpoint(cfg, run_dir, *, gain: float = 1.0):
     if cfg.weights == RANDOM_TINY:
         import tempfile
 
+        from ..runs.ledger import note
+
         path = pathlib.Path(run_dir) / "checkpoint" if run_dir is not None else \
             pathlib.Path(tempfile.mkdtemp(prefix="lostmid_tiny_llama_"))
+        note(path)  # listed in the run's record before it is written (what --replace-unfinished removes)
         _LOG.info(f"writing a tiny random Llama (seed {TINY_SEED}) and a word-level tokenizer to {path}")
         write_tiny_checkpoint(path, gain=gain)
     else:

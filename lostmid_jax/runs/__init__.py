@@ -7,6 +7,9 @@ table.txt, figures and, for experiments that resume, units/*.npz.
 
     atomic.py       write_atomic, replacing: the one atomic writer of the package (fresh O_EXCL temporaries)
     claim.py        resolve_out, claim: --out resolved once, taken atomically (mkdir + flock); claim_run_dir checks
+    ledger.py       .lostmid-files: the entries a run wrote (all that --replace-unfinished removes)
+    stop.py         SIGINT / SIGTERM as a flag checked at every write and unit: never lost
+    outputs.py      where report and plot may write: a new path or their own output, never another run
     inside.py       reading a received run: only regular files inside it, no symlink out followed
     config.py       configs as data: jsonable, from_dict, to_dict, replace_path
     config_file.py  config.json: write_config, read_config, versions, git revision

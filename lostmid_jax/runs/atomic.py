@@ -41,6 +41,18 @@ def is_temporary(name: str, final: str | None = None) -> bool:
     return name.startswith(prefix) and name.endswith(TEMPORARY_SUFFIX)
 
 
+def remove_temporaries(directory) -> list[str]:
+    """Remove the temporaries this writer left in ``directory`` (a killed process's ``.<name>.<random>.tmp``;
+    call it only while no other process writes there); the names removed."""
+    removed = []
+    for entry in sorted(pathlib.Path(directory).iterdir()):
+        if is_temporary(entry.name) and not entry.is_dir():
+            with contextlib.suppress(FileNotFoundError):
+                entry.unlink()  # a symlink itself, never its target
+                removed.append(entry.name)
+    return removed
+
+
 def _fsync_directory(directory: pathlib.Path) -> None:
     fd = os.open(directory, os.O_RDONLY)
     try:
@@ -54,15 +66,24 @@ def replacing(path, *, durable: bool = False):
     """Yield a binary file object open on a new temporary file beside ``path``; once the block
     finishes, rename it onto ``path`` (a failure in the block removes it and leaves ``path`` as it was).
 
+    Every write first checks for a received SIGINT or SIGTERM (:func:`.stop.check`: the run stops there)
+    and lists ``path`` in the record of the run directory being written (:func:`.ledger.note`).
+
     An OSError (no space left, file too large, ...) names ``path``.
 
     Args:
       path: the final file.
       durable: fsync the written file before the rename and the directory after it.
     """
+    from . import ledger, stop
+
+    stop.check()  # a signal received since the last write stops the run here, before anything is written
     path = pathlib.Path(path)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMPORARY_SUFFIX, dir=path.parent)
+    ledger.note(path)  # inside a run directory being recorded: listed before it exists
+    name = None
     try:
+        with stop.shielded():  # a signal here is kept for the next check: the temporary is never unnamed
+            fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMPORARY_SUFFIX, dir=path.parent)
         os.fchmod(fd, _MODE)
         with os.fdopen(fd, "wb") as f:
             yield f
@@ -71,7 +92,7 @@ def replacing(path, *, durable: bool = False):
                 os.fsync(f.fileno())
         os.replace(name, path)
     except BaseException as err:
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, TypeError), stop.shielded():
             os.unlink(name)
         if isinstance(err, OSError) and err.filename is None:  # a write through the file object names no file
             raise OSError(err.errno, err.strerror or str(err), str(path)) from err
@@ -89,4 +110,4 @@ def write_atomic(path, data: str | bytes, *, durable: bool = False) -> pathlib.P
     return path
 
 
-__all__ = ["TEMPORARY_SUFFIX", "is_temporary", "replacing", "write_atomic"]
+__all__ = ["TEMPORARY_SUFFIX", "is_temporary", "remove_temporaries", "replacing", "write_atomic"]

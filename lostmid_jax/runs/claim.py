@@ -22,20 +22,22 @@ import errno
 import json
 import os
 import pathlib
-import shutil
 
+from .atomic import remove_temporaries
 from .config_file import CONFIG_FILE, read_config
+from .ledger import clear
 
 REPLACE_FLAG = "--replace-unfinished"
 """The flag that starts an unfinished run of an experiment that does not resume again, in the same directory."""
 
 
-def resolve_out(path, name: str = "out") -> pathlib.Path:
+def resolve_out(path, name: str = "out", *, working_directory_ok: bool = False, file: bool = False) -> pathlib.Path:
     """``path`` with ~ expanded and every symlink resolved: the one path a run claims and writes to.
 
     Raises:
-      ValueError: naming ``name`` for '', the working directory, a symlink loop, a dangling symlink
-        and a path that lies under a regular file.
+      ValueError: naming ``name`` for '', the working directory (unless ``working_directory_ok``), a symlink
+        loop, a dangling symlink and a path that lies under a regular file (or is one, unless ``file``: the
+        path names a file to write).
     """
     if str(path).strip() == "":
         raise ValueError(f"{name} must name a run directory, got '' (the working directory)")
@@ -55,9 +57,9 @@ def resolve_out(path, name: str = "out") -> pathlib.Path:
         target = given.resolve()
     except (RuntimeError, OSError) as err:
         raise ValueError(f"{name}: {str(path)!r} cannot be resolved ({err})") from None
-    if target == pathlib.Path.cwd().resolve():
+    if not working_directory_ok and target == pathlib.Path.cwd().resolve():
         raise ValueError(f"{name}: {str(path)!r} is the working directory; choose a new directory for the run")
-    for parent in (target, *target.parents):
+    for parent in target.parents if file else (target, *target.parents):
         if parent.exists() and not parent.is_dir():
             raise ValueError(f"{name}: {parent} is a file, not a directory")
     return target
@@ -92,7 +94,7 @@ def _check(target: pathlib.Path, config: dict, *, experiment: str, resumable: bo
     if unfinished and same and replace_unfinished:
         return "replace"
     if unfinished:
-        how = (f"start it again with {REPLACE_FLAG} (which deletes what it holds)" if same and not resumable
+        how = (f"start it again with {REPLACE_FLAG} (which deletes the files its run wrote)" if same and not resumable
                else f"resume it with: lostmid rerun {target} --out {target}" if _resumes(record) else "")
         raise ValueError(f"out: {target} holds {unfinished}: {', '.join(entries[:4])}"
                          f"{', ...' if len(entries) > 4 else ''}; " + (f"{how}, or " if how else "")
@@ -134,11 +136,15 @@ class Claim:
       path: the resolved directory; every file of the run is written under it.
       created: this claim created the directory (a run that fails before finishing anything removes it).
       resumed: the directory holds this very run, which resumes.
+      replaced: an unfinished run was there; the files it wrote were removed (``--replace-unfinished``).
+      left: what such a directory held that its run had not written, left in place.
     """
 
     path: pathlib.Path
     created: bool
     resumed: bool
+    replaced: bool = False
+    left: tuple = ()
     _fd: int | None = None
 
     def release(self) -> None:
@@ -146,6 +152,23 @@ class Claim:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def try_lock(target: pathlib.Path) -> int | None:
+    """An exclusive flock on directory ``target`` (its open descriptor: close it to release), taken without
+    waiting; None when another process holds it or the directory cannot be opened."""
+    import fcntl
+
+    try:
+        fd = os.open(target, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def _lock(target: pathlib.Path) -> int:
@@ -171,24 +194,17 @@ def _lock(target: pathlib.Path) -> int:
     return fd
 
 
-def _clear(target: pathlib.Path) -> None:
-    """Delete what ``target`` holds (an unfinished run started again)."""
-    for entry in target.iterdir():
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry)
-        else:
-            entry.unlink()
-
-
 def claim(path, config: dict, *, experiment: str, resumable: bool, replace_unfinished: bool = False) -> Claim:
     """Take run directory ``path`` for this run, atomically, before any work (see the module docstring).
 
     Refused (ValueError naming ``out``): what :func:`resolve_out` refuses; a directory another process is
     writing; an existing non-empty directory, unless ``resumable`` and its config.json records the same
     ``experiment`` and ``config`` (resuming this very run), or ``replace_unfinished`` and it holds an
-    unfinished run of the same experiment (its files are deleted and the run starts again).
+    unfinished run of the same experiment (the files its run wrote, listed in its record
+    :mod:`.ledger`, are deleted, the rest kept, and the run starts again). A resumed run's leftover
+    temporaries (of a killed write) are removed.
     """
-    target = resolve_out(path)
+    target = resolve_out(path, working_directory_ok=True)
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         target.mkdir()
@@ -204,12 +220,16 @@ def claim(path, config: dict, *, experiment: str, resumable: bool, replace_unfin
     try:
         action = _check(target, config, experiment=experiment, resumable=resumable,
                         replace_unfinished=replace_unfinished, locked=True)
+        left = ()
         if action == "replace":
-            _clear(target)
+            left = tuple(clear(target)[1])
+        elif action == "resume":
+            remove_temporaries(target)
     except BaseException:
         os.close(fd)
         raise
-    return Claim(path=target, created=created, resumed=action == "resume", _fd=fd)
+    return Claim(path=target, created=created, resumed=action == "resume", replaced=action == "replace", left=left,
+                 _fd=fd)
 
 
 @contextlib.contextmanager
@@ -222,4 +242,4 @@ def held(path, config: dict, **kwargs):
         taken.release()
 
 
-__all__ = ["Claim", "REPLACE_FLAG", "claim", "claim_run_dir", "held", "resolve_out"]
+__all__ = ["Claim", "REPLACE_FLAG", "claim", "claim_run_dir", "held", "resolve_out", "try_lock"]

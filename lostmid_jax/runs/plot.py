@@ -11,6 +11,7 @@ import re
 
 from .atomic import replacing
 from .load import FIGURE_FORMATS, Run
+from .outputs import FIGURE_CREATOR
 
 
 def draw(run: Run) -> dict:
@@ -63,7 +64,9 @@ def parse_formats(text: str) -> tuple[str, ...]:
 
 def save_figures(figures: dict, directory, formats=("png",), *, close: bool = True) -> list[pathlib.Path]:
     """Save each {stem: Figure} as ``directory``/stem.FORMAT (raster at the shared style's DPI, the
-    style's savefig settings), each file written under a temporary name and renamed; closes them.
+    style's savefig settings, Creator :data:`.outputs.FIGURE_CREATOR` in the file's metadata: what tells
+    the figures lostmid wrote from other files), each file written under a temporary name and renamed;
+    closes them.
 
     Formats are saved in the order of :data:`FIGURE_FORMATS`, PNG first as the run saved it: a layout
     engine (constrained layout) settles at the first draw, so a PNG saved after a PDF can differ by a pixel.
@@ -84,7 +87,7 @@ def save_figures(figures: dict, directory, formats=("png",), *, close: bool = Tr
             for fmt in formats:
                 path = directory / f"{stem}.{fmt}"
                 with replacing(path) as f, style.context():
-                    fig.savefig(f, format=fmt, dpi=style.DPI)
+                    fig.savefig(f, format=fmt, dpi=style.DPI, metadata={"Creator": FIGURE_CREATOR})
                 written.append(path)
     finally:
         if close:

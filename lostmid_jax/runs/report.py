@@ -31,6 +31,7 @@ from ..validation import check_int
 from .atomic import write_atomic
 from .load import Run, load_run
 from .mathml import inline
+from .outputs import REPORT_MARK, report_path, tidied
 from .page import PageTable, page_parts
 from .plot import draw
 from .registry import describe
@@ -302,7 +303,8 @@ def _flat(values: dict, prefix: str = "") -> list[tuple[str, str]]:
 def _local_paths_hidden(pairs, run: Run) -> list[tuple[str, str]]:
     """Config values that are paths of this machine shown without them: a path inside the run directory as
     RUN_DIR/..., any other absolute path as .../its name (the page is sent to others)."""
-    roots = sorted({str(run.path), str(run.path.resolve())}, key=len, reverse=True)
+    given = [str(run.path)] if run.path.is_absolute() else []  # never "." or "..": every dot would go
+    roots = sorted({*given, str(run.path.resolve())}, key=len, reverse=True)
     out = []
     for key, value in pairs:
         text = str(value)
@@ -369,7 +371,7 @@ def _abstract(run: Run) -> str:
               f"git {str(record.get('git_revision') or 'unknown')[:12]}", f"status {record.get('status', '?')}"]
     if record.get("seconds") is not None:
         second.append(f"{float(record['seconds']):.0f} s")
-    second.append(f"run directory {run.path.name}")
+    second.append(f"run directory {run.path.resolve().name}")  # "." and ".." name no directory
     return (f"<p class='abstract'>{first}</p>\n"
             f"<p class='abstract meta'>{_e(' · '.join(second))}</p>")
 
@@ -421,21 +423,24 @@ def build_html(run: Run, *, rows: int = 20) -> str:
     nav = "".join(f"<a href='#{key}'>{_e(name)}</a>" for key, name, _ in sections)
     body = "\n".join(f"<section id='{key}'><h2>{_e(name)}</h2>\n{content}</section>" for key, name, content in sections)
     return ("<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n"
-            "<meta name='viewport' content='width=device-width, initial-scale=1'>\n"
+            f"{REPORT_MARK}\n<meta name='viewport' content='width=device-width, initial-scale=1'>\n"
             f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
             f"<h1>{_e(title)}</h1>\n{_abstract(run)}\n"
             f"<nav>{nav}</nav>\n{body}\n</main>\n</body>\n</html>\n")
 
 
 def write_report(run_dir, out=None, *, rows: int = 20) -> pathlib.Path:
-    """Write the report of run directory ``run_dir`` to ``out`` (default ``run_dir``/report.html); its path."""
+    """Write the report of run directory ``run_dir`` to ``out`` (default ``run_dir``/report.html); its path.
+
+    Never replaces a file that is not a report page, nor writes inside another run (:func:`.outputs.report_path`).
+    """
     rows = check_int("rows", rows, 1)
     run = load_run(run_dir)
-    path = pathlib.Path(out).expanduser() if out is not None else run.path / "report.html"
-    if path.is_dir():
-        raise ValueError(f"out: {path} is a directory; give the HTML file's name")
+    path = report_path(run, out)
+    page = build_html(run, rows=rows)
     path.parent.mkdir(parents=True, exist_ok=True)
-    return write_atomic(path, build_html(run, rows=rows))
+    with tidied(run, [path]):
+        return write_atomic(path, page)
 
 
 __all__ = ["build_html", "write_report"]

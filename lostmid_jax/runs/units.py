@@ -21,7 +21,9 @@ import json
 import pathlib
 
 from ..untrusted import read_json
+from . import stop
 from .atomic import replacing, write_atomic
+from .ledger import note
 
 UNITS_DIR = "units"
 """The folder of a run directory that holds its units."""
@@ -69,6 +71,7 @@ class UnitStore:
 
     def __init__(self, run_dir):
         self.directory = pathlib.Path(run_dir) / UNITS_DIR
+        note(self.directory)
         self.directory.mkdir(parents=True, exist_ok=True)
 
     def path(self, stem: str) -> pathlib.Path:
@@ -88,13 +91,16 @@ class UnitStore:
         return arrays
 
     def save(self, stem: str, arrays: dict) -> None:
-        """Save unit ``stem`` atomically; its timing entries go to units/timings.json."""
+        """Save unit ``stem`` atomically; its timing entries go to units/timings.json. A signal received
+        while the unit was measured stops the run once it is saved (:mod:`.stop`), not before."""
         timings = {k: float(arrays[k]) for k in TIMING_KEYS if k in arrays}
-        save_unit(self.path(stem), {k: v for k, v in arrays.items() if k not in TIMING_KEYS})
-        if timings:
-            record = self._timings()
-            record[stem] = timings
-            write_atomic(self.directory / TIMINGS_FILE, json.dumps(record, indent=1, sort_keys=True) + "\n")
+        with stop.shielded():
+            save_unit(self.path(stem), {k: v for k, v in arrays.items() if k not in TIMING_KEYS})
+            if timings:
+                record = self._timings()
+                record[stem] = timings
+                write_atomic(self.directory / TIMINGS_FILE, json.dumps(record, indent=1, sort_keys=True) + "\n")
+        stop.check()
 
     def _timings(self) -> dict:
         path = self.directory / TIMINGS_FILE

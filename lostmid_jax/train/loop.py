@@ -47,6 +47,7 @@ from ..nn import Decoder, Execution
 from ..parallel import data_parallel, default_mesh, is_process0, mesh_size
 from ..runs.atomic import write_atomic
 from ..runs.config import jsonable
+from ..runs.stop import checked
 from ..untrusted import parse_json, read_json
 from . import checkpoint, tasks
 from .config import TrainConfig, training_execution
@@ -282,8 +283,8 @@ def _run(cfg, run_dir, mngr, execution, graphdef, params, opt_state, progress, s
     saved = start if restored is not None else None
     if start < end:
         say(f"{tag}: training steps {start + 1}..{end} (the training step is compiled on first use)")
-    for t in tqdm(range(start, end), disable=not progress, desc=f"{cfg.intervention} seed {cfg.seed}",
-                  initial=start, total=end, leave=False):
+    for t in checked(tqdm(range(start, end), disable=not progress, desc=f"{cfg.intervention} seed {cfg.seed}",
+                          initial=start, total=end, leave=False)):
         params, opt_state, m = step_fn(params, opt_state, place(tasks.train_batch(cfg, t)))
         row = {"step": t + 1, **{k: float(v) for k, v in m.items()}, "lr": float(lr(t))}
         metrics.append(_append(run_dir / "metrics.jsonl", row))

@@ -7,7 +7,6 @@ import os
 import pathlib
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
@@ -15,23 +14,11 @@ import pytest
 from lostmid_jax import cli, runs
 from lostmid_jax.runs.claim import claim, resolve_out
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+from child import lostmid
+
 # the cheapest run there is: the exact theory rows only (no jax), two depths, one a, L = 16
 TINY = ["sweep", "--depths", "1,2", "--alphas", "0.5", "--power-b", "none", "--lengths", "16", "--no-progress",
         "--no-figures"]
-
-
-# A pytest started in the background by a non-interactive shell ignores SIGINT, its children inherit
-# that, and Python then never raises KeyboardInterrupt (what `nohup cmd &` users expect, not what these
-# tests check): the child puts Python's own SIGINT handler back before it runs the command.
-_MAIN = ("import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-         "runpy.run_module('lostmid_jax.cli', run_name='__main__', alter_sys=True)")
-
-
-def _cli(argv, cwd=None, env=None):
-    return subprocess.Popen([sys.executable, "-c", _MAIN, *argv], cwd=cwd or ROOT,
-                            env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _refused(argv, capsys, message):
@@ -47,7 +34,7 @@ def _race(tmp_path, attempts):
     outcomes = []
     for k in range(attempts):
         out = tmp_path / f"race{k}"
-        procs = [_cli([*TINY, "--out", str(out)]) for _ in range(2)]
+        procs = [lostmid([*TINY, "--out", str(out)]) for _ in range(2)]
         done = [(p.wait(timeout=120), *p.communicate()) for p in procs]
         codes = sorted(code for code, _, _ in done)
         refusal = next((err for code, _, err in done if code == 2), "")
@@ -56,8 +43,9 @@ def _race(tmp_path, attempts):
         assert codes == [0, 2], done
         assert record["status"] == "done" and "Traceback" not in refusal and "out:" in refusal, refusal
         # one run's files: the results belong to the config.json beside them
-        assert sorted(p.name for p in out.iterdir()) == ["columns.csv", "config.json", "profiles.csv",
-                                                          "results.csv", "table.txt", "verdict.txt"]
+        files = ["columns.csv", "config.json", "profiles.csv", "results.csv", "table.txt", "verdict.txt"]
+        assert sorted(p.name for p in out.iterdir()) == [".lostmid-files", *files]
+        assert (out / ".lostmid-files").read_text().split() == files  # the run's record of what it wrote
     return outcomes
 
 
@@ -112,6 +100,7 @@ def _interrupted(out: pathlib.Path, status="interrupted"):
     out.mkdir()
     (out / "config.json").write_text(json.dumps({"experiment": "depth_sweep", "config": {}, "status": status}))
     (out / "results.csv").write_text("half\r\n")
+    (out / ".lostmid-files").write_text("config.json\nresults.csv\n")
 
 
 def test_an_unfinished_run_is_named_with_the_flag_that_starts_it_again(tmp_path, capsys):
@@ -140,7 +129,7 @@ def test_sigterm_is_handled_like_sigint(tmp_path, sig):
     directory it created is removed); the same command then names it as unfinished."""
     out = tmp_path / "run"
     # a sweep whose rows take a few seconds, stopped once its config.json says it is running
-    proc = _cli(["sweep", "--depths", "1-400", "--alphas", "0.5", "--power-b", "none", "--lengths", "20000",
+    proc = lostmid(["sweep", "--depths", "1-400", "--alphas", "0.5", "--power-b", "none", "--lengths", "20000",
                  "--no-progress", "--no-figures", "--out", str(out)], env={"PYTHONFAULTHANDLER": "1"})
     deadline = time.monotonic() + 60
     while not (out / "config.json").exists() and time.monotonic() < deadline:
@@ -153,8 +142,8 @@ def test_sigterm_is_handled_like_sigint(tmp_path, sig):
         proc.send_signal(signal.SIGABRT)
         _, err = proc.communicate(timeout=60)
         pytest.fail(f"the run did not stop within 60 s of signal {sig!r}; its threads:\n{err[-6000:]}")
-    # 130, or -2: CPython ends a process that stopped on KeyboardInterrupt by SIGINT, as shells expect
-    assert proc.returncode in (130, -signal.SIGINT) and "interrupted" in err and "Traceback" not in err, err
+    # 128 + the signal's number: 130 for SIGINT, 143 for SIGTERM, as shells report them
+    assert proc.returncode == 128 + sig and "interrupted" in err and "Traceback" not in err, err
     assert not out.exists()  # it had finished nothing: no trace, so the same command simply runs
 
 

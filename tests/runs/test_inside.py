@@ -11,17 +11,6 @@ import pytest
 from lostmid_jax import cli, runs
 from lostmid_jax.runs.inside import check_inside, inside
 
-TINY = ["sweep", "--depths", "1,2", "--alphas", "0.5", "--power-b", "none", "--lengths", "16", "--no-progress"]
-
-
-@pytest.fixture(scope="module")
-def tiny_run(tmp_path_factory):
-    """A finished sweep with its figures (copy it before changing it)."""
-    out = tmp_path_factory.mktemp("tiny") / "run"
-    assert cli.main([*TINY, "--out", str(out)]) == 0
-    return out
-
-
 @pytest.fixture
 def copy(tiny_run, tmp_path):
     target = tmp_path / "received"

@@ -187,7 +187,8 @@ def test_finished_run_has_dictionary_figures_from_reloaded_tables_and_a_files_bl
     assert said[-1].strip().startswith("Reload: lostmid_jax.runs.load_run(")
     assert block[0] == f"Files in {run_dir}:"
     described = {line.split()[0]: " ".join(line.split()[1:]) for line in block[1:]}
-    assert set(described) == {"columns.csv", "config.json", "fig_t.png", "t.csv", "units/", "verdict.txt"}
+    assert set(described) == {".lostmid-files", "columns.csv", "config.json", "fig_t.png", "t.csv", "units/",
+                              "verdict.txt"}
     assert described["fig_t.png"] == "figure: x against \u03c1_j"  # mathtext rendered as plain Unicode
     assert described["t.csv"].startswith("table, 2 rows x 4 columns")
     assert described["units/"] == "finished units (resume)"

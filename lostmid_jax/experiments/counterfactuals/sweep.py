@@ -70,12 +70,13 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
     """Every (prior, H) row of the sweep, with a tqdm bar over the points (``run_dir``, ``mesh`` unused)."""
     from tqdm.auto import tqdm
 
+    from ...runs.stop import checked
     from ...theory import log_influence_row, parse_prior
 
     keep = set(profile_depths(cfg))
     points = [(spec, depth) for spec in cfg.priors for depth in cfg.depths]
     records, profiles = [], {spec: {} for spec in cfg.priors}
-    for spec, depth in tqdm(points, desc="counterfactual priors", disable=not progress, leave=False):
+    for spec, depth in checked(tqdm(points, desc="counterfactual priors", disable=not progress, leave=False)):
         log_row = log_influence_row(cfg.length, depth, cfg.schedule(depth), prior=parse_prior(spec, cfg.length))
         records.append(profile_record(cfg, spec, depth, log_row))
         if depth in keep:

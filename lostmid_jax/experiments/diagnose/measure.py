@@ -69,12 +69,13 @@ def _profiles(cfg: Config, model, tokens: np.ndarray, progress: bool) -> dict:
     from tqdm.auto import tqdm
 
     from ...analysis import attention_strength, influence_profile
+    from ...runs.stop import checked
     from ...nn import Decoder
 
     method = cfg.resolved_method(model.cfg.width)
     graphdef = nnx.graphdef(model)
     trained, step0, alphas = [], [], []
-    for s in tqdm(range(tokens.shape[0]), disable=not progress, desc="influence profiles"):
+    for s in checked(tqdm(range(tokens.shape[0]), disable=not progress, desc="influence profiles")):
         ids = np.asarray(tokens[s], np.int32)
         key = jax.random.key(cfg.seed + s)
         trained.append(influence_profile(model, model.embed(ids), method=method, probes=cfg.probes, key=key).norms)

@@ -160,6 +160,7 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
 
     from ...probes.remedies import apply_remedy, parse_remedy
     from ...probes.remedy_effects import compare, measure
+    from ...runs.stop import checked
 
     from ...probes.checkpoint import build_probes, check_text_inputs, load_checkpoint
     from ...probes.context import extrapolated
@@ -178,7 +179,7 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
     base = measure(model, probes, **sizes)
     bar.update()
     out, valleys = {}, {"none": _valley(base.received_raw)}
-    for spec in cfg.remedies:
+    for spec in checked(cfg.remedies):
         remedy = parse_remedy(spec)
         applied = apply_remedy(remedy, model, probes, marker_ids=ids, context=cfg.context)
         if applied.skipped:
