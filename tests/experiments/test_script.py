@@ -18,7 +18,7 @@ def test_config_files_hold_a_run_record_or_a_plain_object(tmp_path):
     assert script.read_config_file(str(plain)) == {"depths": [3]}
     bad = tmp_path / "bad.json"
     bad.write_text("[1, 2]")
-    with pytest.raises(ValueError, match="must hold a JSON object of config fields"):
+    with pytest.raises(ValueError, match=r"--config: .*bad.json must hold a JSON object \{...\}, got a list"):
         script.read_config_file(str(bad))
     with pytest.raises(ValueError, match="--config: cannot read"):
         script.read_config_file(str(tmp_path / "missing.json"))
