@@ -20,7 +20,7 @@ def test_config_files_hold_a_run_record_or_a_plain_object(tmp_path):
     bad.write_text("[1, 2]")
     with pytest.raises(ValueError, match=r"--config: .*bad.json must hold a JSON object \{...\}, got a list"):
         script.read_config_file(str(bad))
-    with pytest.raises(ValueError, match="--config: cannot read"):
+    with pytest.raises(ValueError, match=r"--config: .*missing.json does not exist"):
         script.read_config_file(str(tmp_path / "missing.json"))
 
 
