@@ -73,6 +73,7 @@ def test_report_replaces_its_own_page_and_refuses_someone_elses_report_html(run,
     assert (run / "report.html").read_text() == "my own report"
 
 
+@pytest.mark.extended  # redraws a run's figures three times (about 7 CPU-s)
 def test_plot_out_never_replaces_a_file_it_did_not_write(run, other, tmp_path, capsys):
     theirs = _snapshot(other)
     _refused(["plot", run, "--out", other], capsys, "holds another run")
