@@ -1,8 +1,8 @@
 """SIGINT and SIGTERM sent at many moments of a diagnose and a step0 run (a child process): every outcome is a
 non-zero exit (130 / 143) with one line and no "Exception ignored", a run directory that says "interrupted"
 (or "done" with every table, when the signal came after the run had finished), the tables it holds identical
-to an uninterrupted run's, and no temporary file left. The default run sends one signal at one moment of
-each run; -m extended sends each at two more moments and at 4 moments spread over each run (-m slow: 12),
+to an uninterrupted run's, and no temporary file left. The default run sends SIGTERM at one moment of
+the diagnose run; -m extended sends the other signal to step0, each at two more moments and at 4 moments spread over each run (-m slow: 12),
 under CPU load, and resumes an interrupted step0 run."""
 
 import contextlib
