@@ -191,7 +191,7 @@ def _facts_lines(*rows) -> bytes:
 
 
 def _huge_fact() -> bytes:
-    big = dict(FACT, fact="The code of Arlo is 42. " + "word " * 4_000_000)
+    big = dict(FACT, fact="The code of Arlo is 42. " + "quiet " * 4_000_000)  # a word the tiny tokenizer knows
     return _facts_lines(big, dict(FACT, answer="17"), dict(FACT, answer="99"))
 
 

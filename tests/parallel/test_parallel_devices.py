@@ -126,8 +126,8 @@ def _spy_on_seed_profiles(monkeypatch):
 
     calls, seed_profiles = [], step0.seed_profiles
 
-    def spy(*args):
-        calls.append((list(args[3]), seed_profiles(*args)))
+    def spy(*args, **kwargs):
+        calls.append((list(args[3]), seed_profiles(*args, **kwargs)))
         return calls[-1][1]
 
     monkeypatch.setattr(step0, "seed_profiles", spy)
