@@ -70,7 +70,8 @@ def accuracy_by_remedy(acc, *, ax=None, title: str | None = None):
 def effects(eff, *, ax=None, title: str | None = None):
     """Each applied remedy's paired difference from the unmodified model (middle and ends accuracy) with its
     95% bootstrap interval; 0 is no change. The two estimates of a remedy sit a row apart (filled circle,
-    open square, every marker drawn), so equal effects with zero-width intervals both show."""
+    open square, every marker drawn), so equal effects with zero-width intervals both show; a remedy without
+    numbers (a no-op at the run's length is not measured) shows its verdict in its row."""
     rows = eff[eff["verdict"] != "not applicable"]
     names = list(rows["remedy"])
     fig, ax, own = single_axes(ax, (5.6, 0.8 + 0.45 * max(1, len(names))), layout="constrained")
@@ -80,6 +81,10 @@ def effects(eff, *, ax=None, title: str | None = None):
         ax.errorbar(m, y + (0.15 - 0.3 * i), xerr=error_lengths(m, rows[f"{col}_lo"], rows[f"{col}_hi"]), capsize=3,
                     label=label, **{**_points(i, 2), "linestyle": "none", "markersize": 5.5 - 1.5 * i})
     ax.axvline(0.0, color="0.3", linestyle="--", linewidth=1)
+    unmeasured = ~np.isfinite(np.asarray(rows["middle"], float))  # e.g. a no-op at this length: its verdict instead
+    for row_y, verdict in zip(y[unmeasured], rows["verdict"][unmeasured]):
+        ax.annotate(f"{verdict} (not measured)", (0.0, row_y), xytext=(4, 0), textcoords="offset points",
+                    ha="left", va="center", fontsize=7, color="0.35", style="italic")
     ax.set(yticks=y, yticklabels=names, xlabel="accuracy, remedy \u2212 unmodified (paired, 95% CI)")
     ax.set_ylim(-0.6, len(names) - 0.4)
     distinct_ticks(ax, "x")
