@@ -39,6 +39,16 @@ def extrapolated(cfg, positions: int) -> bool:
     return positions > trained_context(cfg)[0]
 
 
+def extrapolation_note(cfg, what: str) -> str | None:
+    """One line saying that ``what`` (e.g. "T = 600", or remedy names) was measured beyond the trained context
+    of ``cfg``; None when ``what`` is empty."""
+    if not what:
+        return None
+    context, why = trained_context(cfg)
+    return (f"Extrapolated ({ALLOW_FLAG}): {what} read beyond the checkpoint's trained context of "
+            f"{context} positions ({why}); their numbers mix in extrapolation failure.")
+
+
 def check_context(cfg, needed: dict, *, allow: bool, name: str = "lengths") -> tuple[int, ...]:
     """The lengths of ``needed`` ({prompt length T: positions its forward uses}) beyond the trained context, in
     order; ValueError (one line naming ``name``, the length, the context and the flag) when any is and not
@@ -59,4 +69,4 @@ def check_context(cfg, needed: dict, *, allow: bool, name: str = "lengths") -> t
     return beyond
 
 
-__all__ = ["ALLOW_FLAG", "check_context", "extrapolated", "trained_context"]
+__all__ = ["ALLOW_FLAG", "check_context", "extrapolated", "extrapolation_note", "trained_context"]

@@ -180,14 +180,10 @@ def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
 
 def _extrapolation_note(result) -> str | None:
     """The lengths measured beyond the trained context (--allow-extrapolation), or None."""
-    from ...probes.context import trained_context
+    from ...probes.context import extrapolation_note
 
     beyond = [str(t) for t, test in result.measured["tests"].items() if test.get("extrapolated")]
-    if not beyond:
-        return None
-    context, why = trained_context(result.model_config)
-    return (f"Extrapolated (--allow-extrapolation): T = {', '.join(beyond)} read beyond the checkpoint's trained "
-            f"context of {context} positions ({why}); their numbers mix in extrapolation failure.")
+    return extrapolation_note(result.model_config, f"T = {', '.join(beyond)}" if beyond else "")
 
 
 def overall_against_chance(rates, examples: int, chance: float) -> tuple[float, float, float, str]:

@@ -315,14 +315,11 @@ def table(result: Result) -> str:
     return "\n".join(lines)
 
 
-def _extrapolation_note(result: Result) -> str:
-    """The remedies measured beyond the checkpoint's trained context (--allow-extrapolation), in one line."""
-    from ...probes.context import trained_context
+def _extrapolation_note(result: Result) -> str | None:
+    """The remedies measured beyond the checkpoint's trained context (--allow-extrapolation), or None."""
+    from ...probes.context import extrapolation_note
 
-    context, why = trained_context(result.model_config)
-    names = ", ".join(n for n, b in result.extrapolated.items() if b)
-    return (f"Extrapolated (--allow-extrapolation): {names} read beyond the checkpoint's trained context of "
-            f"{context} positions ({why}); their numbers mix in extrapolation failure")
+    return extrapolation_note(result.model_config, ", ".join(n for n, b in result.extrapolated.items() if b))
 
 
 def _unmeasured(note: str) -> str:
@@ -333,7 +330,7 @@ def _unmeasured(note: str) -> str:
 
 
 def _grouped(result: Result) -> dict[str, list[str]]:
-    """{verdict: [spec, ...]} of every remedy, in the order of :data:`_VERDICT_ORDER`."""
+    """{verdict: [spec, ...]} of every remedy: helps, hurts, no difference, no-op, not applicable, then the rest."""
     from ...probes.remedies import NOOP, is_noop
 
     groups: dict[str, list[str]] = {}
