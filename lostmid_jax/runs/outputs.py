@@ -16,11 +16,11 @@ only when it was given.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import pathlib
 import stat
 
+from ..untrusted import read_json_object
 from .atomic import is_temporary, remove_temporaries
 from .claim import resolve_out, try_lock
 from .config_file import CONFIG_FILE
@@ -51,14 +51,13 @@ def is_run_dir(directory: pathlib.Path) -> bool:
     """True when ``directory`` is a run directory: it has a record, or a config.json naming an experiment."""
     if os.path.lexists(directory / LEDGER_FILE):
         return True
-    size = _regular_size(directory / CONFIG_FILE)
-    if size is None or size > _MAX_RECORD:
+    if _regular_size(directory / CONFIG_FILE) is None:  # a symlinked config.json is not followed
         return False
     try:
-        record = json.loads((directory / CONFIG_FILE).read_bytes())
-    except (OSError, ValueError, RecursionError):
+        record = read_json_object(directory / CONFIG_FILE, max_bytes=_MAX_RECORD)
+    except ValueError:
         return False
-    return isinstance(record, dict) and "experiment" in record
+    return "experiment" in record
 
 
 def enclosing_run(path: pathlib.Path) -> pathlib.Path | None:

@@ -155,25 +155,20 @@ def read_tables(run_dir) -> dict:
 
 def read_records(run_dir, name: str) -> list[dict] | None:
     """The JSON-lines file ``run_dir``/``name`` (e.g. diagnose's examples.jsonl) as a list of objects, None when
-    absent; read as every run file is (:func:`lostmid_jax.runs.inside.inside`: no symlink out followed). ValueError
-    naming the file and line for text that is not UTF-8, a line that is not a JSON object, or a cut last line."""
-    import json
+    absent; read as every run file is (:func:`lostmid_jax.runs.inside.inside`: no symlink out followed; the
+    bytes by :func:`lostmid_jax.untrusted.read_text_file`, each line by its parse_json). ValueError naming the
+    file and line for text that is not UTF-8, a line that is not a JSON object, or a cut last line."""
+    from ..untrusted import parse_json, read_text_file
 
     path = inside(run_dir, name)
     if path is None:
         return None
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise ValueError(f"{path} is not UTF-8 ({err.reason} at byte {err.start})") from None
+    text = read_text_file(path)
     if text and not text.endswith("\n"):
         raise ValueError(f"{path} line {text.count(chr(10)) + 1} is cut short (no line break at the end): truncated")
     out = []
     for number, line in enumerate(text.splitlines(), 1):
-        try:
-            row = json.loads(line)
-        except ValueError:
-            row = None
+        row = parse_json(line, f"{path} line {number}", allow_nan=True)  # written by json.dumps (NaN allowed)
         if not isinstance(row, dict):
             raise ValueError(f"{path} line {number} is not a JSON object")
         out.append(row)

@@ -90,3 +90,24 @@ def test_a_grid_of_cells_must_be_complete_and_square(tmp_path):
         check_grid("h.csv", pd.concat([full.iloc[:1], full]).reset_index(drop=True), ("q", "k"))
     with pytest.raises(ValueError, match=r"h.csv line 2: q=-1, k=0 must be bin numbers"):
         check_grid("h.csv", pd.DataFrame([dict(q=-1, k=0)]), ("q", "k"))
+
+
+def test_json_lines_read_back_with_nan_and_refuse_damage_by_line(tmp_path):
+    """read_records: NaN (json.dumps writes it) reads as a float; a cut last line, a line that is not an
+    object, bad JSON and bytes that are not UTF-8 are each one ValueError naming the file's line."""
+    import math
+
+    from lostmid_jax.runs.tables import read_records
+
+    assert read_records(tmp_path, "absent.jsonl") is None
+    (tmp_path / "good.jsonl").write_text('{"a": 1}\n{"a": NaN}\n')
+    rows = read_records(tmp_path, "good.jsonl")
+    assert rows[0] == {"a": 1} and math.isnan(rows[1]["a"])
+    cases = {"cut.jsonl": (b'{"a": 1}\n{"a": 2', "line 2 is cut short"),
+             "list.jsonl": (b'{"a": 1}\n[1, 2]\n', "line 2 is not a JSON object"),
+             "bad.jsonl": (b'{"a": 1\n', "line 1 is not valid JSON"),
+             "latin.jsonl": (b'{"a": "\xe9"}\n', "not UTF-8")}
+    for name, (data, message) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(ValueError, match=message):
+            read_records(tmp_path, name)
