@@ -1,6 +1,6 @@
 """Alias kept for one release: run directories, config.json and CSV files live in :mod:`lostmid_jax.runs`."""
 
-from .runs.atomic import write_atomic
+from .atomic import write_atomic
 from .runs.claim import claim_run_dir
 from .runs.config import jsonable
 from .runs.config_file import git_revision, package_versions, write_config

@@ -1,5 +1,5 @@
-"""Alias kept for one release: the HTML report of a run lives in :mod:`lostmid_jax.runs.report`."""
+"""Alias kept for one release: the HTML report of a run lives in :mod:`lostmid_jax.present.report`."""
 
-from .runs.report import build_html, write_report
+from .present.report import build_html, write_report
 
 __all__ = ["build_html", "write_report"]
