@@ -98,10 +98,3 @@ def test_a_guard_sees_each_path_first_and_may_refuse_the_write(tmp_path, monkeyp
         write_atomic(tmp_path / "b.txt", "b")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]  # nothing written, no temporary
 
-
-def test_run_directories_add_the_signal_check_then_the_ledger():
-    """Importing lostmid_jax.runs guards every write: a received signal first, then the run's record."""
-    import lostmid_jax.runs
-    from lostmid_jax.runs import ledger
-
-    assert atomic._guards[-2:] == [lostmid_jax.runs._stop_check, ledger.note]
