@@ -33,19 +33,21 @@ import time
 import numpy as np
 
 from ..analysis.step0_measure import CONTENT_SCORES
-from ..runs.config import reading_stored
+from ..runs.config import reading_stored, tuples_from_lists
 from ..stats.columns import agreement_meanings
 from ..stats.format import fmt, fmt_ci
-from ..validation import check_bool_like, check_choice, check_float, check_int, check_optional_int
+from ..validation import check_bool_like, check_float
+from . import influence_settings
+from .influence_settings import INPUTS, InfluenceSettings
 
 NAME = "pretrained_vs_init"
 VERDICT_TITLE = "pretrained vs random init vs Step-0 theory (95% CIs over seeds)"
 RANDOM_TINY = "random:tiny-gpt2"
 SMOKE_HELP = f"L=16, 3 seeds; without --weights a tiny random GPT-2 ({RANDOM_TINY}), offline"
-SMOKE = {"weights": RANDOM_TINY, "length": 16, "seeds": 3, "probes": 4}
+SMOKE = {"weights": RANDOM_TINY, "influence.length": 16, "influence.seeds": 3, "influence.probes": 4}
+CLI_ALIASES = dict(influence_settings.ALIASES)  # --length for --influence.length, ...
 
 METHODS = ("auto", "exact", "randomized")
-INPUTS = ("tokens", "gaussian")
 EXACT_MAX_WIDTH = 256  # "auto": exact up to this width D, randomized above
 MODELS = ("pretrained", "init")
 FILES = {"checkpoint": "the tiny random GPT-2 (save_hf) measured as 'pretrained' (weights random:tiny-gpt2)"}
@@ -120,15 +122,15 @@ class Config:
         the local cache (fetch with `hf download ID`, or pass --allow-download); "random:tiny-gpt2" writes a
         tiny random GPT-2 with save_hf (the --smoke default; offline).
       allow_download: fetch a hub id that is not in the local cache (config.json and safetensors only).
-      length: L >= 2 positions (<= max_positions for learned position tables).
-      method: "exact" (D reverse passes), "randomized" (``probes`` Gaussian
+      influence: how the profiles are measured (:class:`InfluenceSettings`).
+      influence.length: L >= 2 positions (<= max_positions for learned position tables).
+      influence.method: "exact" (D reverse passes), "randomized" (``probes`` Gaussian
         cotangents) or "auto" (exact for width <= 256, else randomized).
-      probes: K >= 1 probes for randomized.
-      seeds: S >= 2 input draws (the 95% CIs bootstrap over them); unit s
+      influence.probes: K >= 1 probes for randomized.
+      influence.seeds: S >= 2 input draws (the 95% CIs bootstrap over them); unit s
         uses tokens from seed s and, for the random init, init seed s.
-      input: "tokens" (uniform random token ids, embedded by each model) or
+      influence.input: "tokens" (uniform random token ids, embedded by each model) or
         "gaussian" (shared N(0, s^2) inputs, s the pretrained embedding's std).
-      chunk: cotangents per batched backward pass (None: automatic).
       band: primacy / late band width in x for the U statistics.
       content_prior: compare both models with the Content prior measured from the seed-0 init model
         (self bonus and off-diagonal score per layer and head; content_scores.csv) instead of the
@@ -137,12 +139,9 @@ class Config:
 
     weights: str
     allow_download: bool = False
-    length: int = 256
-    method: str = "auto"
-    probes: int = 16
-    seeds: int = 4
-    input: str = "tokens"
-    chunk: int | None = None
+    RENAMED_FIELDS = dict(influence_settings.OLD_KEYS)  # flat config.json of earlier runs
+
+    influence: InfluenceSettings = InfluenceSettings(length=256, method="auto", probes=16, seeds=4)
     band: float = 0.1
     content_prior: bool = False
 
@@ -151,17 +150,17 @@ class Config:
             raise ValueError(f"weights must be a checkpoint directory or hub id, got {self.weights!r}")
         object.__setattr__(self, "allow_download", check_bool_like("allow_download", self.allow_download))
         object.__setattr__(self, "content_prior", check_bool_like("content_prior", self.content_prior))
-        for name, low in (("length", 2), ("probes", 1), ("seeds", 2)):
-            check_int(name, getattr(self, name), low)
-        check_choice("method", self.method, METHODS)
-        check_choice("input", self.input, INPUTS)
-        check_optional_int("chunk", self.chunk, 1)
+        tuples_from_lists(self)
+        if not isinstance(self.influence, InfluenceSettings):
+            raise ValueError("influence must be an InfluenceSettings (or a dict of its fields)")
+        self.influence.require(methods=METHODS, minimums={"seeds": 2}, given=("length", "method", "probes", "seeds"))
         check_float("band", self.band, 0, 0.5, open_min=True, open_max=True)
         if reading_stored():  # a run read back: never resolve the checkpoint (no hub, no network)
             return
         model_cfg = self.model_config().check_size()
-        if model_cfg.position == "learned" and self.length > model_cfg.max_positions:
-            raise ValueError(f"length={self.length} exceeds the checkpoint's max_positions={model_cfg.max_positions}")
+        if model_cfg.position == "learned" and self.influence.length > model_cfg.max_positions:
+            raise ValueError(f"influence.length={self.influence.length} exceeds the checkpoint's "
+                             f"max_positions={model_cfg.max_positions}")
         if self.content_prior and model_cfg.attention != "softmax":
             raise ValueError(f"content_prior needs softmax attention (scores to measure); the checkpoint has "
                              f"attention={model_cfg.attention!r}")
@@ -186,8 +185,8 @@ class Config:
 
     def resolved_method(self, width: int) -> str:
         """The method used for a model of width D."""
-        if self.method != "auto":
-            return self.method
+        if self.influence.method != "auto":
+            return self.influence.method
         return "exact" if width <= EXACT_MAX_WIDTH else "randomized"
 
     @property
@@ -202,10 +201,10 @@ class Config:
 def _inputs(cfg: Config, model, seed: int, scale: float):
     """[L, D] input for unit ``seed``: embedded random tokens, or N(0, scale^2)."""
     rng = np.random.default_rng(seed)
-    if cfg.input == "tokens":
-        tokens = rng.integers(0, model.cfg.vocab_size, size=cfg.length)
+    if cfg.influence.input == "tokens":
+        tokens = rng.integers(0, model.cfg.vocab_size, size=cfg.influence.length)
         return model.embed(np.asarray(tokens, np.int32))
-    return (scale * rng.standard_normal((cfg.length, model.cfg.width))).astype(model.cfg.param_dtype)
+    return (scale * rng.standard_normal((cfg.influence.length, model.cfg.width))).astype(model.cfg.param_dtype)
 
 
 def _unit(cfg: Config, model, seed: int, scale: float) -> dict:
@@ -217,7 +216,8 @@ def _unit(cfg: Config, model, seed: int, scale: float) -> dict:
     start = time.perf_counter()
     x = _inputs(cfg, model, seed, scale)
     method = cfg.resolved_method(model.cfg.width)
-    prof = influence_profile(model, x, method=method, probes=cfg.probes, key=jax.random.key(seed), chunk=cfg.chunk)
+    prof = influence_profile(model, x, method=method, probes=cfg.influence.probes, key=jax.random.key(seed),
+                             chunk=cfg.influence.chunk)
     unit = dict(norms_total=prof.norms, alphas=attention_strength(model, x), seconds=time.perf_counter() - start)
     if prof.stderr is not None:
         unit["stderr_total"] = np.where(np.isfinite(prof.stderr), prof.stderr, 0.0)
@@ -284,10 +284,10 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
     scale = float(np.std(np.asarray(pretrained.wte[...])))
     graphdef = nnx.graphdef(pretrained)
     units = {name: [] for name in MODELS}
-    _LOG.info(f"measuring {cfg.seeds} seeds x 2 models at L={cfg.length} "
+    _LOG.info(f"measuring {cfg.influence.seeds} seeds x 2 models at L={cfg.influence.length} "
         f"({cfg.resolved_method(model_cfg.width)}; the first unit compiles)")
-    bar = tqdm(total=2 * cfg.seeds, disable=not progress, desc="units")
-    for s in checked(range(cfg.seeds)):
+    bar = tqdm(total=2 * cfg.influence.seeds, disable=not progress, desc="units")
+    for s in checked(range(cfg.influence.seeds)):
         units["pretrained"].append(_unit(cfg, pretrained, s, scale))
         bar.update()
         # the pretrained model's graphdef: the jitted engines compiled for it are reused
@@ -297,9 +297,9 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
     bar.close()
     if cfg.content_prior:  # measured from the seed-0 init model
         _LOG.info("measuring the seed-0 init model's content scores (--content-prior)")
-        prior = measured_content_prior(Decoder(model_cfg, rngs=nnx.Rngs(0)), cfg.length)
+        prior = measured_content_prior(Decoder(model_cfg, rngs=nnx.Rngs(0)), cfg.influence.length)
     else:
-        prior = prior_for(model_cfg, cfg.length)  # the architecture's own Step-0 prior
+        prior = prior_for(model_cfg, cfg.influence.length)  # the architecture's own Step-0 prior
     summaries = {name: summarize_variant(u, cfg.band, prior) for name, u in units.items()}
     rows = {name: np.stack([u["norms_total"] for u in us]) for name, us in units.items()}  # [S, L]
     agreements = {}
@@ -403,7 +403,7 @@ def verdict_lines(result: Result) -> list[str]:
         call = "the pretrained profile follows the Step-0 prediction more closely than the random init (CIs disjoint)"
     else:
         call = "no clear difference in Spearman against theory between pretrained and init (95% CIs overlap)"
-    rough = f"; with {cfg.seeds} seeds the bootstrap CIs are rough" if cfg.seeds < 5 else ""
+    rough = f"; with {cfg.influence.seeds} seeds the bootstrap CIs are rough" if cfg.influence.seeds < 5 else ""
     lines.append(f"{call}{rough} (the paper's Step-0 claims concern the init: docs/theory.md §5)")
     between = ag[("pretrained", "init")]
     lines.append(f"pretrained vs {_LABEL['init']}: {_describe(between)}")
@@ -427,7 +427,7 @@ def records(result: Result) -> dict[str, list[dict]]:
            "alphas.csv": alpha_records(result.summaries),
            "timings.csv": [{"model": name, "seconds": s["seconds"]} for name, s in result.summaries.items()]}
     if result.config.content_prior:
-        out["content_scores.csv"] = content_records(result.prior, result.config.length, model="init")
+        out["content_scores.csv"] = content_records(result.prior, result.config.influence.length, model="init")
     return out
 
 
@@ -455,8 +455,9 @@ def run_info(result: Result) -> dict:
 
 def resolve(cfg: Config) -> Config:
     """The config with method "auto" replaced by the method that runs (by the checkpoint's width)."""
-    return dataclasses.replace(cfg, method=cfg.resolved_method(cfg.model_config().width))
+    method = cfg.resolved_method(cfg.model_config().width)
+    return dataclasses.replace(cfg, influence=dataclasses.replace(cfg.influence, method=method))
 
 
 def describe(result: Result) -> str:
-    return f"{2 * result.config.seeds} units"
+    return f"{2 * result.config.influence.seeds} units"

@@ -43,7 +43,7 @@ def test_smoke_without_weights_writes_a_tiny_checkpoint_and_the_run(smoke_run):
 
 def test_one_based_positions_and_layers(smoke_run):
     t = _tables(smoke_run)
-    L, H = compare.SMOKE["length"], compare.TINY_GPT2["n_layer"]
+    L, H = compare.SMOKE["influence.length"], compare.TINY_GPT2["n_layer"]
     for model in compare.MODELS:
         rows = t["profiles"][t["profiles"]["model"] == model]
         assert rows["j"].tolist() == list(range(1, L + 1))
@@ -69,7 +69,7 @@ def test_every_comparison_has_a_95_ci(smoke_run):
     for stat in ("spearman", "wasserstein"):  # basic bootstrap intervals: finite, ordered
         assert np.isfinite(ag[[stat, f"{stat}_lo", f"{stat}_hi"]].to_numpy()).all()
         assert (ag[f"{stat}_lo"] <= ag[f"{stat}_hi"]).all()
-    assert (ag["rows"] == compare.SMOKE["seeds"]).all()
+    assert (ag["rows"] == compare.SMOKE["influence.seeds"]).all()
     verdict = (smoke_run / "verdict.txt").read_text()
     comparisons = [line for line in verdict.splitlines() if "Spearman" in line and " vs " in line]
     assert len(comparisons) == 3 and all(line.count("[") >= 3 for line in comparisons)
@@ -114,7 +114,7 @@ def gpt2(tmp_path_factory):
 @pytest.mark.extended  # a torch GPT-2 through the engine
 def test_pretrained_profile_is_the_engine_output(gpt2):
     """The recorded pretrained profile is influence_profile on seed 0's embedded tokens, normalized."""
-    cfg = compare.Config(weights=str(gpt2), length=16, seeds=2)
+    cfg = compare.Config(weights=str(gpt2), influence={"length": 16, "seeds": 2})
     result = compare.run(cfg, None, progress=False)
     _, model = load_hf(gpt2)
     tokens = np.random.default_rng(0).integers(0, 64, size=16).astype(np.int32)
@@ -162,7 +162,7 @@ def test_every_family_load_hf_reads(family, tmp_path):
     torch.manual_seed(0)
     model = getattr(transformers, model_cls)(getattr(transformers, config_cls)(**kwargs)).eval()
     model.save_pretrained(tmp_path)
-    result = compare.run(compare.Config(weights=str(tmp_path), length=8, seeds=2), None, progress=False)
+    result = compare.run(compare.Config(weights=str(tmp_path), influence={"length": 8, "seeds": 2}), None, progress=False)
     assert set(result.agreements) == {(m, r) for m in compare.MODELS for r in ("theory_measured", "theory_fitted")} \
         | {("pretrained", "init")}
     for ag in result.agreements.values():
@@ -200,5 +200,5 @@ def test_registers_as_lostmid_subcommand():
     parser = cli.build_parser("compare")
     args = parser.parse_args(["compare", "--smoke"])
     cfg = script.config_from_args(compare, args, args._flags)
-    assert isinstance(cfg, compare.Config) and cfg.length == compare.SMOKE["length"]
+    assert isinstance(cfg, compare.Config) and cfg.influence.length == compare.SMOKE["influence.length"]
     assert cfg.weights == compare.RANDOM_TINY and cfg.allow_download is False

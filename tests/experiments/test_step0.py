@@ -38,7 +38,7 @@ def test_run_directory_contents(run_dir):
     assert sorted(p.name for p in (run_dir / "units").iterdir()) == [
         "timings.json", "toy__native__s0.npz", "toy__native__s1.npz", "toy__nopos__s0.npz", "toy__nopos__s1.npz"]
     config = json.loads((run_dir / "config.json").read_text())
-    assert config["status"] == "done" and config["config"]["length"] == 16 and config["versions"]["jax"]
+    assert config["status"] == "done" and config["config"]["influence"]["length"] == 16 and config["versions"]["jax"]
     assert config["peak_rss_gb"] > 0
     verdict = (run_dir / "verdict.txt").read_text()
     assert "RoPE on vs off" in verdict and "peak-to-trough" in verdict and "docs/theory.md §5" in verdict
@@ -391,10 +391,12 @@ def test_gross_misfits_are_never_reproduced_on_synthetic_ensembles():
 
 
 def test_smoke_verdict_says_it_cannot_test_the_claims():
+    from lostmid_jax.experiments.arguments import nest
     from lostmid_jax.experiments.step0 import SMOKE, Config
+    from lostmid_jax.runs.config import from_dict
     from lostmid_jax.experiments.step0.claims import SMOKE_NOTE, verdict
 
-    assert Config(**SMOKE).smoke and SMOKE_NOTE == "(smoke run: too small to test the paper's claims)"
+    assert from_dict(Config, nest(SMOKE)).smoke and SMOKE_NOTE == "(smoke run: too small to test the paper's claims)"
     assert verdict({}, smoke=True)[0] == SMOKE_NOTE and SMOKE_NOTE not in verdict({})
 
 
@@ -410,7 +412,7 @@ def test_default_and_full_presets():
     assert full.preset_names() == ("toy-deep", "gpt2-small", "qwen2-0.5b")
     assert re.search(r"qwen2-0.5b: 4 units .* ~\d+ min", expected_time(full))
     for name in PRESETS:  # every preset is selectable and gets a plan
-        plan = Config(presets=(name,)).plans()[0]
+        plan = Config(models={"presets": (name,)}).plans()[0]
         assert plan.length >= 2 and plan.seeds >= 1 and plan.variants
     with pytest.raises(ValueError, match="full"):
         Config(full="yes")

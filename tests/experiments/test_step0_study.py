@@ -109,15 +109,13 @@ def test_units_use_the_models_and_inputs_of_step0():
     import jax
     from flax import nnx
 
-    from lostmid_jax.experiments.step0.config import PresetPlan
+    from lostmid_jax.experiments.step0.config import Config, PresetPlan
     from lostmid_jax.experiments.step0.measure import unit_inputs
     from lostmid_jax.experiments.step0_study.measure import build
 
-    class Cfg:
-        param_dtype, input = "float32", "tokens"
-
+    cfg = Config(models={"presets": ("toy",), "param_dtype": "float32"}, influence={"input": "tokens"})
     plan = PresetPlan(preset="toy", length=8, method="exact", probes=1, seeds=1, variants=("native",))
-    m1, x1, k1 = unit_inputs(Cfg, plan, "native", 3)
+    m1, x1, k1 = unit_inputs(cfg, plan, "native", 3)
     m2, x2, k2 = build("toy", {}, 8, 3, param_dtype="float32", kind="tokens")
     np.testing.assert_array_equal(np.asarray(x1), np.asarray(x2))
     np.testing.assert_array_equal(jax.random.key_data(k1), jax.random.key_data(k2))

@@ -37,6 +37,7 @@ from .columns import COLUMNS
 from .config import (DEFAULT_PLANS, DEFAULT_PRESETS, FULL_PRESETS, FULL_SECONDS_PER_UNIT, SMOKE, Config,
                      INPUTS, METHODS, PresetPlan, default_plan, model_config, variant_overrides)
 from ...nn.presets import PRESETS as _PRESETS
+from .. import influence_settings, preset_settings
 
 _LOG = logging.getLogger(__name__)
 
@@ -47,9 +48,11 @@ FILES = {"units": "one .npz file per (preset, variant, seed): the measured array
                   "timings.json: each unit's measurement time"}
 RESUMABLE = True
 USES_DEVICES = True
-CLI_ALIASES = {"preset": "presets", "dtype": "param_dtype"}
+CLI_ALIASES = {**preset_settings.ALIASES, **influence_settings.ALIASES}  # --preset, --length, ...
+CLI_LEGACY = preset_settings.LEGACY_FLAGS  # --presets, --param-dtype: the spellings before the config groups
 CLI_HIDDEN = frozenset({"smoke"})  # set by --smoke (SMOKE), not a flag of its own
-CLI_CHOICES = {"presets": tuple(_PRESETS), "method": METHODS, "input": INPUTS}  # listed in --help
+CLI_CHOICES = {"models.presets": tuple(_PRESETS), "influence.method": METHODS,
+               "influence.input": INPUTS}  # listed in --help
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,7 +81,7 @@ def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
 
     import jax
 
-    precision = jax.enable_x64(True) if cfg.param_dtype == "float64" else contextlib.nullcontext()
+    precision = jax.enable_x64(True) if cfg.models.param_dtype == "float64" else contextlib.nullcontext()
     with precision:
         return _run(cfg, run_dir, progress=progress, mesh=mesh)
 

@@ -25,11 +25,14 @@ import dataclasses
 import pathlib
 
 from .config import PLANS, SMOKE, Config, PresetPlan
+from .. import influence_settings, preset_settings
 
 NAME = "step0_study"
 VERDICT_TITLE = "which theory predicts the Step-0 profile, and how far the measurement converges"
 SMOKE_HELP = "toy preset, L=16, 4 seeds, noise grid at widths 16 and 32"
 RESUMABLE = True
+CLI_ALIASES = {**preset_settings.ALIASES, **influence_settings.ALIASES}  # --preset, --length, ...
+CLI_LEGACY = preset_settings.LEGACY_FLAGS  # --presets, --param-dtype: the spellings before the config groups
 FILES = {"units": "one .npz per (preset, seed) and per (width, seed) of the noise grid: the measured arrays"}
 
 
@@ -50,7 +53,7 @@ def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
 
     import jax
 
-    with jax.enable_x64(True) if cfg.param_dtype == "float64" else contextlib.nullcontext():
+    with jax.enable_x64(True) if cfg.models.param_dtype == "float64" else contextlib.nullcontext():
         return _run(cfg, run_dir, progress=progress)
 
 

@@ -112,13 +112,13 @@ def run_units(cfg, run_dir: pathlib.Path, *, progress: bool = True) -> tuple[dic
             arrays = store.load(stem)
             if int(arrays.get("gains_version", 1)) < GAINS_VERSION:
                 arrays = remeasure_gains(arrays, preset, overrides, length, seed, gain_probes=cfg.gain_probes,
-                                         param_dtype=cfg.param_dtype, kind=cfg.input)
+                                         param_dtype=cfg.models.param_dtype, kind=cfg.influence.input)
                 if writes_files():
                     store.save(stem, arrays)
         else:
-            arrays = measure_unit(preset, overrides, length, seed, method=method, probes=cfg.probes,
+            arrays = measure_unit(preset, overrides, length, seed, method=method, probes=cfg.influence.probes,
                                   gain_probes=cfg.gain_probes, attn_length=cfg.attn_length,
-                                  param_dtype=cfg.param_dtype, kind=cfg.input, chunk=cfg.chunk)
+                                  param_dtype=cfg.models.param_dtype, kind=cfg.influence.input, chunk=cfg.influence.chunk)
             if writes_files():
                 store.save(stem, arrays)
         (main.setdefault(preset, []) if width is None else noise.setdefault(width, [])).append(arrays)
