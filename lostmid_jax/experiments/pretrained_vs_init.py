@@ -15,7 +15,7 @@ ceiling) with two Step-0 theory rows of the architecture's own prior
 pretrained profiles with the init ones (paired by seed). The prior is
 ``analysis.prior_for`` of the architecture; with ``--content-prior`` the
 Content prior measured from the seed-0 init model
-(:func:`lostmid_jax.analysis.step0_measure.measured_content_prior`; scores in content_scores.csv).
+(:func:`lostmid_jax.analysis.measured_prior.measured_content_prior`; scores in content_scores.csv).
 
 Writes metrics.csv, agreement.csv, profiles.csv, alphas.csv, table.txt,
 verdict.txt and fig1_profiles. ``--smoke`` without ``--weights`` writes a tiny
@@ -32,7 +32,7 @@ import time
 
 import numpy as np
 
-from ..analysis.step0_measure import CONTENT_SCORES
+from ..analysis.measured_prior import CONTENT_SCORES
 from ..runs.config import reading_stored, tuples_from_lists
 from ..stats.columns import agreement_meanings
 from ..stats.format import fmt, fmt_ci
@@ -231,7 +231,7 @@ class Result:
     Attributes:
       config: the run's Config.
       model_config: the checkpoint's DecoderConfig.
-      summaries: {"pretrained" | "init": summary} (:func:`lostmid_jax.analysis.step0_summary.summarize_variant`).
+      summaries: {"pretrained" | "init": summary} (:func:`lostmid_jax.analysis.seed_summary.summarize_variant`).
       agreements: {(model, reference): stats.agreement.Agreement} (reference in REFERENCES).
       checkpoint: the directory the weights were read from.
       prior: the theory prior both models were compared with (None: prior_for of the architecture).
@@ -276,8 +276,8 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
     from ..analysis import prior_for
     from ..stats.agreement import agreement
     from ..nn import Decoder
-    from ..analysis.step0_measure import measured_content_prior
-    from ..analysis.step0_summary import summarize_variant
+    from ..analysis.measured_prior import measured_content_prior
+    from ..analysis.seed_summary import summarize_variant
     from ..runs.stop import checked
 
     model_cfg, pretrained, path = _load(cfg, run_dir)
@@ -419,7 +419,7 @@ def verdict_lines(result: Result) -> list[str]:
 def records(result: Result) -> dict[str, list[dict]]:
     """metrics.csv, agreement.csv, profiles.csv, alphas.csv, timings.csv (measurement times, apart from the
     results); content_scores.csv with --content-prior."""
-    from ..analysis.step0_measure import content_records
+    from ..analysis.measured_prior import content_records
 
     out = {"metrics.csv": metric_records(result.config, result.model_config, result.summaries),
            "agreement.csv": agreement_records(result.agreements),

@@ -23,7 +23,7 @@ directory resumes. Positions j and layers are 1-based, x = j/L.
 
 Each model is compared with its own Step-0 prior (config.json "priors"):
 ``analysis.prior_for`` of its config by default; with ``--content-prior`` the
-Content prior measured from its seed-0 model (:func:`lostmid_jax.analysis.step0_measure.measured_content_prior`;
+Content prior measured from its seed-0 model (:func:`lostmid_jax.analysis.measured_prior.measured_content_prior`;
 the scores in content_scores.csv, the prior named in verdict.txt).
 """
 
@@ -90,7 +90,7 @@ def _run(cfg: Config, run_dir, *, progress: bool, mesh) -> Result:
     import resource
 
     from ...analysis import prior_for
-    from ...analysis.step0_measure import measured_content_prior
+    from ...analysis.measured_prior import measured_content_prior
     from ..runner import writes_files
     from . import measure, report
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...analysis.step0_measure import CONTENT_LENGTH  # noqa: F401  (the old place of the name)
+from ...analysis.measured_prior import CONTENT_LENGTH  # noqa: F401  (the old place of the name)
 from ...runs.config import tuples_from_lists
 from ...validation import check_float, check_int
 from .. import influence_settings, preset_settings

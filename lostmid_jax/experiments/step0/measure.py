@@ -29,7 +29,7 @@ from flax import nnx
 
 from ...analysis import attention_probs, attention_strength, influence_profile, mapped_profiles, pathway_profiles
 from ...analysis.request import PATHWAYS
-from ...analysis.step0_measure import model_input
+from ...analysis.random_inputs import model_input
 from ...compile_time import CompileLog, TimeSplit
 from ...nn import Decoder
 from ...parallel import is_process0, mesh_size

@@ -1,7 +1,7 @@
 """Step-0 results: per (preset, variant) summaries and the CSV rows.
 
 The summary of one (preset, variant) and its 95% CIs are the shared Step-0
-summary (:mod:`lostmid_jax.analysis.step0_summary`); :func:`summarize` adds
+summary (:mod:`lostmid_jax.analysis.seed_summary`); :func:`summarize` adds
 each variant's comparison with the preset's native one (RoPE on vs off:
 paired by seed, the same weights).
 """
@@ -16,9 +16,9 @@ from ...stats import profile_metrics as metrics
 from ...stats.agreement import agreement
 from ...stats.misfit import misfit_columns, misfit_test
 from ...analysis.request import PATHWAYS
-from ...analysis.step0_summary import (BINS, LOOP_BOOT, bin_choices, intervals, pathway_summary,  # noqa: F401
-                                       summarize_variant)
-from ...analysis.step0_measure import content_records, measured_content_prior
+from ...analysis.seed_summary import (BINS, LOOP_BOOT, bin_choices, intervals, pathway_summary,  # noqa: F401
+                                      summarize_variant)
+from ...analysis.measured_prior import content_records, measured_content_prior
 
 _LN10 = math.log(10.0)
 
@@ -68,7 +68,7 @@ def summarize(results: dict, band: float = 0.1, priors: dict | None = None, *, n
 
 
 def null_records(summaries: dict) -> list[dict]:
-    """Rows of nulls.csv: one per (preset, variant, null reference) (:func:`~lostmid_jax.analysis.step0_summary.null_references`)."""
+    """Rows of nulls.csv: one per (preset, variant, null reference) (:func:`~lostmid_jax.analysis.seed_summary.null_references`)."""
     return [dict(preset=name, variant=variant, reference=ref, **scores)
             for (name, variant), s in summaries.items() for ref, scores in s.get("nulls", {}).items()]
 
@@ -152,7 +152,7 @@ def agreement_records(summaries: dict) -> list[dict]:
     return out
 
 
-THEORY_ROWS = ("measured", "fitted", "w1fit")  # the theory rows compared (analysis.step0_summary)
+THEORY_ROWS = ("measured", "fitted", "w1fit")  # the theory rows compared (analysis.seed_summary)
 _REFERENCE = {"measured": "theory_measured", "fitted": "theory_fitted", "w1fit": "theory_w1fit", "native": "native"}
 
 

@@ -2,7 +2,7 @@
 
 The model and input of seed s are those of ``lostmid step0`` (init key
 jax.random.key(s); input and probe keys split from fold_in(key(20260310), s);
-:func:`lostmid_jax.analysis.step0_measure.model_input`). A unit holds
+:func:`lostmid_jax.analysis.random_inputs.model_input`). A unit holds
 
     norms [L]                ||d y_L / d x_j||_F (exact or randomized, total pathway)
     alphas [H]               measured a_l (analysis.attention_strength)
@@ -41,7 +41,7 @@ def build(preset: str, overrides: dict, length: int, seed: int, *, param_dtype: 
 
     from ...nn import Decoder
     from ...nn import preset as make_preset
-    from ...analysis.step0_measure import model_input
+    from ...analysis.random_inputs import model_input
 
     model = Decoder(make_preset(preset, param_dtype=param_dtype, **overrides), rngs=nnx.Rngs(jax.random.key(seed)))
     k_input, k_probe = jax.random.split(jax.random.fold_in(jax.random.key(20260310), seed))
