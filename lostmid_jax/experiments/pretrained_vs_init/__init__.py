@@ -23,7 +23,7 @@ random GPT-2 checkpoint with save_hf into <run_dir>/checkpoint and runs offline.
 
     config.py    what runs (Config, SMOKE, the tiny random GPT-2)
     measure.py   the units of both models, their summaries and agreements (run -> Result)
-    records.py   the CSV rows
+    tables.py    the CSV rows
     claims.py    the table and the verdict
     columns.py   what every CSV column means (COLUMNS)
     figures      drawn by lostmid_jax.plots.pretrained_vs_init from the CSVs alone
@@ -38,7 +38,7 @@ from .claims import table, verdict_lines
 from .columns import COLUMNS
 from .config import EXACT_MAX_WIDTH, INPUTS, METHODS, RANDOM_TINY, SMOKE, TINY_GPT2, Config
 from .measure import MODELS, REFERENCES, TINY_SEED, Result, run
-from .records import agreement_records, alpha_records, metric_records, profile_records, records
+from .tables import agreement_records, alpha_records, metric_records, profile_records, records
 
 NAME = "pretrained_vs_init"
 VERDICT_TITLE = "pretrained vs random init vs Step-0 theory (95% CIs over seeds)"

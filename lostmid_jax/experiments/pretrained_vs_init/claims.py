@@ -7,7 +7,7 @@ import math
 from ...stats.format import fmt, fmt_ci
 from .config import RANDOM_TINY
 from .measure import MODELS, Result
-from .records import metric_records
+from .tables import metric_records
 
 
 def _ci(value: float, ci, spec: str) -> str:

@@ -7,7 +7,7 @@ with theory rows from the measured a_l and from a fitted constant a.
 
     config.py    what to run (presets, variants, seeds, estimator)
     measure.py   one unit (preset, variant, seed) -> arrays, saved as units/*.npz (resumable)
-    report.py    per (preset, variant) summaries, 95% CIs and the CSV rows
+    tables.py    per (preset, variant) summaries, 95% CIs and the CSV rows
     claims.py    the table and the verdict on the paper's claims (docs/theory.md §5)
     columns.py   what every CSV column means (COLUMNS)
 
@@ -62,7 +62,7 @@ class Result:
     Attributes:
       config: the run's Config.
       units: {(preset, variant): [arrays of each seed's unit]}.
-      summaries: {(preset, variant): summary dict} (:func:`.report.summarize`).
+      summaries: {(preset, variant): summary dict} (:func:`.tables.summarize`).
       priors: {(preset, variant): the model's theory prior} (:func:`lostmid_jax.analysis.prior_for`).
       peak_rss_gb: the process's peak resident memory after the run.
     """
@@ -75,7 +75,7 @@ class Result:
 
 
 def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
-    """Measure (or resume) every unit, then summarize (:mod:`.measure`, :mod:`.report`); float64
+    """Measure (or resume) every unit, then summarize (:mod:`.measure`, :mod:`.tables`); float64
     (``param_dtype``) is switched on for this call only."""
     import contextlib
 
@@ -92,7 +92,7 @@ def _run(cfg: Config, run_dir, *, progress: bool, mesh) -> Result:
     from ...analysis import prior_for
     from ...analysis.measured_prior import measured_content_prior
     from ..runner import writes_files
-    from . import measure, report
+    from . import measure, tables
 
     if cfg.full:
         _LOG.info(expected_time(cfg))
@@ -108,7 +108,7 @@ def _run(cfg: Config, run_dir, *, progress: bool, mesh) -> Result:
                   for name, variant in units}
     if writes_files():
         _LOG.info(f"step0: summaries and 95% CIs ({cfg.n_boot} bootstrap replicates)")
-    summaries = report.summarize(units, cfg.band, priors, n_boot=cfg.n_boot) if writes_files() else {}
+    summaries = tables.summarize(units, cfg.band, priors, n_boot=cfg.n_boot) if writes_files() else {}
     peak_gb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     return Result(cfg, units, summaries, priors, peak_gb)
 
@@ -129,20 +129,20 @@ def expected_time(cfg: Config) -> str:
 
 def records(result: Result) -> dict[str, list[dict]]:
     """profiles.csv, metrics.csv, agreement.csv, nulls.csv, alphas.csv, attention.csv, content_scores.csv, and
-    timings.csv (measurement times, apart from the results) (:mod:`.report`)."""
-    from . import report
+    timings.csv (measurement times, apart from the results) (:mod:`.tables`)."""
+    from . import tables
 
     plans = {p.preset: p for p in result.config.plans()}
-    out = {"profiles.csv": report.profile_records(result.summaries),
-           "metrics.csv": report.metric_records(result.summaries, plans),
-           "agreement.csv": report.agreement_records(result.summaries),
-           "nulls.csv": report.null_records(result.summaries),
-           "alphas.csv": report.alpha_records(result.summaries),
-           "attention.csv": report.attention_records(result.summaries, result.config.heat_length),
+    out = {"profiles.csv": tables.profile_records(result.summaries),
+           "metrics.csv": tables.metric_records(result.summaries, plans),
+           "agreement.csv": tables.agreement_records(result.summaries),
+           "nulls.csv": tables.null_records(result.summaries),
+           "alphas.csv": tables.alpha_records(result.summaries),
+           "attention.csv": tables.attention_records(result.summaries, result.config.heat_length),
            "content_scores.csv": [row for (name, variant), prior in result.priors.items()
-                                  for row in report.content_records(prior, plans[name].length, preset=name,
+                                  for row in tables.content_records(prior, plans[name].length, preset=name,
                                                                     variant=variant)],
-           "timings.csv": report.timing_records(result.summaries)}
+           "timings.csv": tables.timing_records(result.summaries)}
     return {name: rows for name, rows in out.items() if rows}
 
 
@@ -187,7 +187,7 @@ def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
 def profile(result: Result, phases: dict) -> str:
     """The ``--profile`` table: per (preset, variant) its units' wall seconds split into compile, device and
     host (timings.csv), the host time of its summary, and the host share (host + summary) / (wall + summary)."""
-    from .report import timing_records
+    from .tables import timing_records
 
     head = ("preset/variant", "seeds", "wall s", "compile s", "device s", "host s", "summary s", "compiles",
             "host share")

@@ -21,7 +21,7 @@ from ...analysis.measured_prior import CONTENT_LENGTH  # noqa: F401  (the old pl
 from ...runs.config import tuples_from_lists
 from ...validation import check_float, check_int
 from .. import influence_settings, preset_settings
-from ..influence_settings import INPUTS, InfluenceSettings
+from ..influence_settings import INPUTS, InfluenceSettings  # noqa: F401  (INPUTS: the old place of the name)
 from ..preset_settings import PresetSettings
 
 METHODS = ("exact", "randomized", "one-pass")
