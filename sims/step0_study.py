@@ -1,8 +1,8 @@
 """Step-0 study: the noise, the convergence and the theory that predicts the Step-0 profile from the weights.
 
     python sims/step0_study.py --smoke                         # under a minute
-    python sims/step0_study.py --presets toy-deep --seeds 32   # exact, L = 512, plus the width-noise grid
-    python sims/step0_study.py --presets gpt2-small --seeds 4 --probes 8 --noise-widths ""
+    python sims/step0_study.py --preset toy-deep --seeds 32   # exact, L = 512, plus the width-noise grid
+    python sims/step0_study.py --preset gpt2-small --seeds 4 --probes 8 --noise-widths ""
     python sims/step0_study.py --help
 
 Writes runs/step0_study/<timestamp>/ (resumable with --out): variants.csv

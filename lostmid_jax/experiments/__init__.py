@@ -32,6 +32,20 @@ set-up steps (building models, compiling) announce themselves with
 ``logging.getLogger(__name__).info(...)``: the runner shows those lines while a
 run prints.
 
+Each experiment is a package laid out by role, with the files it needs (diagnose and remedies follow):
+
+    __init__.py   the experiment: NAME, its flag tables, run / records / summary / verdict / figures
+    config.py     what runs: Config, SMOKE
+    measure.py    the work: run(cfg, run_dir) -> Result
+    tables.py     the CSV rows of a Result (where they take more than a few lines)
+    claims.py     the summary table and the verdict lines
+    columns.py    COLUMNS
+    figures.py    figures(tables, cfg), where the experiment draws its own (else lostmid_jax.plots.<name>);
+                  imported by __init__.py (it would shadow the function otherwise), so nothing heavy at its top
+
+Config groups several experiments nest: influence_settings.InfluenceSettings (the Step-0 measurement:
+``influence.length``, ...) and preset_settings.PresetSettings (``models.presets``, ``models.param_dtype``).
+
 The experiments:
 
     depth_sweep          exact Step-0 profile over depth, a and L (the main job)

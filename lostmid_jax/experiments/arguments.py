@@ -48,7 +48,8 @@ class Flag:
 
 
 def field_docs(cls) -> dict[str, str]:
-    """{field: first sentence of its entry} from the "Attributes:" section of ``cls``'s docstring."""
+    """{field: its entry} from the "Attributes:" section of ``cls``'s docstring; an entry may name a field of a
+    nested config by its dotted path ("influence.length: ...")."""
     doc = inspect.getdoc(cls) or ""
     docs, current, inside = {}, None, False
     for line in doc.splitlines():
@@ -57,7 +58,7 @@ def field_docs(cls) -> dict[str, str]:
             continue
         if not inside:
             continue
-        match = re.match(r"^  (\w+(?:, \w+)*): (.*)$", line)
+        match = re.match(r"^  ([\w.]+(?:, [\w.]+)*): (.*)$", line)
         if match:
             current = match.group(1).split(", ")
             for name in current:
@@ -213,7 +214,12 @@ def _default_of(cls, path: str):
 
 
 def _doc_of(cls, path: str) -> str:
+    """The help of dotted ``path``: an entry of that dotted name in ``cls``'s own docstring (an experiment
+    saying what a group's field means for it: "influence.length: ..."), else the nested class's entry."""
     head, _, rest = path.partition(".")
+    own = field_docs(cls).get(path) if rest else None
+    if own:
+        return own
     if rest:
         inner = nested_class(field_types(cls)[head])
         return _doc_of(inner, rest)

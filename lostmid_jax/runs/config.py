@@ -84,7 +84,7 @@ def is_sequence_type(annotation) -> bool:
 
 def tuples_from_lists(obj) -> None:
     """In a frozen dataclass's __post_init__: store nested dicts given for dataclass fields as that
-    dataclass, and sequences given for ``tuple[X, ...]`` fields as tuples of X (NumPy scalars converted),
+    dataclass (a partial dict changes only those fields of the field's default), and sequences given for ``tuple[X, ...]`` fields as tuples of X (NumPy scalars converted),
     with a ValueError naming the field for anything else (a string, a number, None where not allowed,
     an element of the wrong type)."""
     types = field_types(type(obj))
@@ -92,7 +92,10 @@ def tuples_from_lists(obj) -> None:
         value = getattr(obj, field.name)
         annotation = types[field.name]
         inner = nested_class(annotation)
-        if inner is not None and isinstance(value, dict):
+        if inner is not None and isinstance(value, dict):  # a partial dict changes the default's fields
+            default = field_default(type(obj), field.name)
+            if dataclasses.is_dataclass(default):
+                value = {f.name: getattr(default, f.name) for f in dataclasses.fields(default)} | value
             object.__setattr__(obj, field.name, from_dict(inner, value))
         elif is_sequence_type(annotation):
             object.__setattr__(obj, field.name, _sequence(field.name, value, annotation))
@@ -121,18 +124,34 @@ def _sequence(name: str, value, annotation):
     return tuple(out)
 
 
+def renamed(cls, values: dict) -> dict:
+    """``values`` with the fields renamed since (``cls.RENAMED_FIELDS`` {old key: new dotted path}, e.g.
+    {"length": "influence.length"} when a flat field moved into a config group) read under their new path;
+    a value given under the new path too wins (a flag over a file), as does a config object given there."""
+    for old, new in getattr(cls, "RENAMED_FIELDS", {}).items():
+        if old not in values:
+            continue
+        value, values = values[old], {key: v for key, v in values.items() if key != old}
+        node, (*heads, leaf) = values, new.split(".")
+        for head in heads:
+            inner = node.get(head, {})
+            if not isinstance(inner, dict):
+                break  # a config object given whole: it wins
+            node[head] = node = dict(inner)
+        else:
+            node.setdefault(leaf, value)
+    return values
+
+
 def from_dict(cls, values: dict):
     """``cls(**values)`` with nested dicts turned into their dataclasses; unknown keys are an error, except a
-    field renamed since (``cls.RENAMED_FIELDS`` {old: new}), read under its new name.
+    field renamed or moved into a group since (``cls.RENAMED_FIELDS``, :func:`renamed`), read at its new path.
 
     A nested dict may give only some fields: the others keep the field's default
     (e.g. {"base": {"steps": 5}} changes only base.steps of the default base)."""
     if not isinstance(values, dict):
         raise ValueError(f"{cls.__name__}: expected a mapping of field values, got {values!r}")
-    for old, new in getattr(cls, "RENAMED_FIELDS", {}).items():  # {old field: new field} of earlier config.json
-        if old in values:  # read under the new name; a value given under the new name too wins (a flag over a file)
-            values = {(new if key == old else key): value for key, value in values.items() if key != old
-                      or new not in values}
+    values = renamed(cls, values)
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(values) - names)
     if unknown:
@@ -164,6 +183,7 @@ def unchecked(cls, values: dict):
     """``cls`` with ``values`` set and no __post_init__ (lists stored as tuples, nested configs built):
     a stored config that no longer validates, kept as it was."""
     types = field_types(cls)
+    values = renamed(cls, values)
     obj = object.__new__(cls)
     for field in dataclasses.fields(cls):
         value = values[field.name] if field.name in values else field_default(cls, field.name)
@@ -197,5 +217,5 @@ def replace_path(cfg, path: str, value):
     return dataclasses.replace(cfg, **{head: value})
 
 
-__all__ = ["field_default", "field_types", "from_dict", "is_sequence_type", "jsonable", "nested_class", "replace_path",
-           "to_dict", "tuples_from_lists", "unchecked"]
+__all__ = ["field_default", "field_types", "from_dict", "is_sequence_type", "jsonable", "nested_class", "renamed",
+           "replace_path", "to_dict", "tuples_from_lists", "unchecked"]

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from lostmid_jax.analysis import influence_profile
-from lostmid_jax.analysis.step0_measure import model_input
+from lostmid_jax.analysis.random_inputs import model_input
 
 
 @pytest.fixture(scope="module")

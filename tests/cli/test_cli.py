@@ -71,7 +71,7 @@ def test_help_lists_the_choices(capsys):
     with pytest.raises(SystemExit):
         cli.main(["step0", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    presets = text[text.index("--presets PRESETS"):text.index("--full, --no-full")]
+    presets = text[text.index("--models.presets PRESETS"):text.index("--full, --no-full")]
     assert all(name in presets.replace("- ", "-") for name in PRESETS)
     length = text[text.index("--length LENGTH "):text.index("--method METHOD ")]
     from lostmid_jax.experiments.step0.config import DEFAULT_PRESETS

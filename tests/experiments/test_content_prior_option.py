@@ -53,9 +53,9 @@ def _check_rows(saved: np.ndarray, alphas: np.ndarray, prior: theory.Content):
 
 def test_flag_defaults_off_and_is_validated():
     assert step0.Config().content_prior is False
-    assert step0.Config(presets=("toy",), content_prior=True).content_prior is True
+    assert step0.Config(models={"presets": ("toy",)}, content_prior=True).content_prior is True
     with pytest.raises(ValueError, match="content_prior"):
-        step0.Config(presets=("toy",), content_prior="yes")
+        step0.Config(models={"presets": ("toy",)}, content_prior="yes")
     assert compare.Config(weights=compare.RANDOM_TINY).content_prior is False
     with pytest.raises(ValueError, match="content_prior"):
         compare.Config(weights=compare.RANDOM_TINY, content_prior="maybe")

@@ -15,11 +15,10 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from lostmid_jax import theory
 from lostmid_jax import cli
 from lostmid_jax.experiments import counterfactuals as cf
-from lostmid_jax.experiments import script
-from lostmid_jax.theory.prior_specs import default_priors, parse_prior
+from lostmid_jax.theory.prior_specs import default_priors
+
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 COLUMNS = {
@@ -79,15 +78,6 @@ def test_every_column_is_documented_and_typed(smoke_run):
     assert set(fam["prior"]) == set(cf.FAMILIES.values())
 
 
-def test_profiles_csv_reproduced_by_theory_api(smoke_run):
-    run_dir, _ = smoke_run
-    profiles = pd.read_csv(run_dir / "profiles.csv")
-    for (spec, depth), rows in profiles.groupby(["prior", "depth"]):
-        prior = parse_prior(spec, 128)
-        expected = (theory.log_influence_row(128, int(depth), 0.5, prior=prior) + math.log(128)) / math.log(10)
-        np.testing.assert_allclose(rows["log10_density"], expected[rows["j"].to_numpy() - 1], rtol=1e-12, atol=1e-12)
-
-
 def test_figures_drawn_from_the_saved_tables_alone(smoke_run):
     run_dir, _ = smoke_run
     tables = {name: pd.read_csv(run_dir / f"{name}.csv") for name in ("results", "profiles")}
@@ -99,82 +89,6 @@ def test_figures_drawn_from_the_saved_tables_alone(smoke_run):
     at = tables["results"][tables["results"]["depth"] == 16].set_index("prior")
     assert [round(b.get_width(), 9) for b in bars] == [round(100 * at.loc[spec, "dead_fraction"], 9)
                                                        for spec in cf.FAMILIES.values()]
-
-
-def test_closing_table_states_each_familys_dead_zone(smoke_run):
-    run_dir, _ = smoke_run
-    table = (run_dir / "table.txt").read_text()
-    results = pd.read_csv(run_dir / "results.csv")
-    at = results[results["depth"] == 16].set_index("prior")
-    closing = table[table.index("Dead-zone share of each family"):]
-    for name, spec in cf.FAMILIES.items():
-        line = next(l for l in closing.splitlines() if l.startswith(name))
-        assert f"{100 * at.loc[spec, 'dead_fraction']:.1f}" in line
-    assert "docs/theory.md §4" in closing
-
-
-def test_every_number_reproduced_by_theory_api(smoke_run):
-    run_dir, _ = smoke_run
-    for r in _rows(run_dir):
-        length, depth = int(r["length"]), int(r["depth"])
-        prior = parse_prior(r["prior"], length)
-        assert r["label"] == prior.label
-        log_row = theory.log_influence_row(length, depth, 0.5, prior=prior)
-        summary = theory.summarize_log_row(log_row).as_dict()
-        for key, value in summary.items():
-            assert float(r[key]) == pytest.approx(value, rel=1e-12, abs=1e-300), (r["prior"], depth, key)
-        density = length * np.asarray(theory.influence_row(length, depth, 0.5, prior=prior))[:-1]  # float64, j < L
-        dead = density < 0.01
-        x = np.arange(1, length) / length
-        assert float(r["dead_fraction"]) == pytest.approx(dead.mean(), abs=1e-15)
-        assert float(r["zero_fraction"]) == pytest.approx(np.mean(density == 0), abs=1e-15)
-        if dead.any():
-            assert (float(r["dead_x_min"]), float(r["dead_x_max"])) == (x[dead].min(), x[dead].max())
-        else:
-            assert r["dead_x_min"] == r["dead_x_max"] == r["dead_x_mean"] == ""  # missing: an empty field
-
-
-def test_verdict_follows_the_numbers(smoke_run):
-    """Bidirectional rows are flat (w_j = (1 - (1-a)^H) / L below the last token): no dead zone."""
-    run_dir, _ = smoke_run
-    text = (run_dir / "verdict.txt").read_text()
-    assert "bidirectional: removes the dead zone" in text
-    assert "docs/theory.md §4" in text and "theory.md section" not in text
-    assert "Decoder families at L=128" in text
-    flat = [r for r in _rows(run_dir) if r["prior"] == "bidirectional"]
-    assert all(float(r["dead_fraction"]) == 0 for r in flat)
-    chunk = next(r for r in _rows(run_dir) if r["prior"].startswith("chunks") and r["depth"] == "16")
-    assert f"{float(chunk['zero_fraction']):.0%} exactly 0" in text  # earlier chunks: no path to the last token
-
-
-@pytest.mark.parametrize(
-    "argv,name",
-    [
-        (["--priors", "causal,window:0"], "window"),
-        (["--priors", "chunks:100+2"], "lengths"),
-        (["--priors", "prefix:999"], "prefix"),
-        (["--priors", "sinks:-1:4"], "sinks must"),
-        (["--priors", "alibi:0"], "n_heads"),
-        (["--priors", "alibi:2:0.5/-1"], "slopes"),
-        (["--priors", "ring"], "ring"),
-        (["--priors", "alibi:3:paper"], "alibi:3:paper"),
-        (["--priors", "content:diag=x"], "diag"),
-        (["--priors", "content:window:4:heads=2:diag=1/2/3"], "diag has 3 entries"),
-        (["--priors", "content:diag=1:window:4"], "mask spec must come first"),
-        (["--depths", "0,4"], "depths"),
-        (["--alpha", "1.5"], "alpha"),
-        (["--custom", "0.5,0.5"], "custom"),
-        (["--power-b", "-1"], "b must"),
-        (["--dead-below", "2"], "dead_below"),
-    ],
-)
-def test_bad_arguments_stop_before_any_work(argv, name, tmp_path, capsys):
-    out = tmp_path / "never"
-    with pytest.raises(SystemExit) as exit_info:
-        script.main("counterfactuals", ["--smoke", "--no-progress", "--out", str(out), *argv])
-    assert exit_info.value.code == 2
-    assert name in capsys.readouterr().err
-    assert not out.exists()
 
 
 def test_subcommand_registers_and_runs(tmp_path):

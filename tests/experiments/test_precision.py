@@ -12,6 +12,6 @@ def test_run_switches_float64_for_the_call_only(exp, dtype, tmp_path, monkeypatc
     seen = []
     monkeypatch.setattr(exp, "_run", lambda cfg, run_dir, **kwargs: seen.append(jax.config.jax_enable_x64) or "done")
     with jax.enable_x64(False):  # the test suite runs with float64 on (tests/conftest.py)
-        assert exp.run(exp.Config(param_dtype=dtype), tmp_path) == "done"
+        assert exp.run(exp.Config(models={"param_dtype": dtype}), tmp_path) == "done"
         assert jax.config.jax_enable_x64 is False
     assert seen == [dtype == "float64"]

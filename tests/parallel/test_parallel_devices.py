@@ -114,7 +114,8 @@ def test_data_parallel_training_matches_single_and_shares_checkpoints(mesh, tmp_
         np.testing.assert_allclose(np.asarray(b), np.asarray(a), rtol=1e-5, atol=1e-6)
 
 
-STEP0 = dict(presets=("toy",), length=8, seeds=2, variants=("native",), method="randomized", probes=3, heat_length=8)
+STEP0 = dict(models={"presets": ("toy",)}, influence={"length": 8, "seeds": 2, "method": "randomized", "probes": 3},
+             variants=("native",), heat_length=8)
 STEP0_ARGS = ["--preset", "toy", "--length", "8", "--seeds", "2", "--variants", "native", "--method", "randomized",
               "--probes", "3", "--heat-length", "8", "--n-boot", "100", "--no-progress", "--no-figures",
               "--devices", "2"]  # 100 bootstrap replicates: the CIs are not what this checks

@@ -22,13 +22,19 @@ closing table states each family's dead-zone share.
 Writes results.csv (one row per prior and H), profiles.csv (the rows figure 1
 draws), table.txt, verdict.txt and three figures drawn from the CSVs. Every
 column is described in :data:`COLUMNS`.
+
+    config.py    what runs (the priors, Config, SMOKE)
+    measure.py   the sweep: one results row per (prior, H), the profile rows, records
+    claims.py    the table and the verdict
+    columns.py   what every CSV column means (COLUMNS)
+    figures      drawn by lostmid_jax.plots.counterfactuals from the CSVs alone
 """
 
 from __future__ import annotations
 
 from .columns import COLUMNS
 from .config import EXTRA_PRIORS, FAMILIES, SMOKE, SMOKE_HELP, Config, default_priors, families_of
-from .sweep import PROFILE_POINTS, Result, dead_zone, profile_depths, profile_record, profile_rows, records, run
+from .measure import PROFILE_POINTS, Result, dead_zone, profile_depths, profile_record, profile_rows, records, run
 
 NAME = "counterfactuals"
 VERDICT_TITLE = "which priors remove or move the Step-0 dead zone"

@@ -27,7 +27,7 @@ from ...stats.format import fmt
 from ...theory import Causal, log_influence_row
 from ...theory.middle import middle_index
 from .config import FAMILIES
-from .sweep import Result, dead_zone
+from .measure import Result, dead_zone
 
 CATEGORIES = ("removes", "creates", "moves", "shrinks", "widens", "keeps")
 

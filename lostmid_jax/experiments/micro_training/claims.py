@@ -25,6 +25,8 @@ from ...stats.format import fmt_ci
 from ...stats.intervals import LOG_ROWS, log_interval, mean_halfwidth
 from ...train import tasks
 from ...train.snapshots import central_needle_bins
+from .config import Config
+from .tables import with_current_names
 
 SMOKE_STEPS = 10  # runs this short (or with one seed) are smoke-sized: the verdict says so
 
@@ -180,3 +182,43 @@ def verdict(exp, records: list[dict]) -> list[str]:
     if exp.base.task != "lm":
         lines += _accuracy_lines(exp, records, first, last)
     return lines
+
+
+def page_title(cfg: Config) -> str:
+    """The report page's title: the model, the task and its length, the steps, seeds and variants (runs.page)."""
+    base, model = cfg.base, cfg.base.model
+    layers = f"{model.depth}-layer"
+    length = (f"L = {base.lm_length}" if base.task in ("lm", "mixed") else f"{base.kv_pairs} key-value pairs"
+              if base.task == "retrieval" else f"{base.kv_pairs} passages of {base.passage_length} tokens")
+    seeds = ", ".join(str(s) for s in cfg.seeds)
+    return (f"Micro-training of a {layers}, width-{model.width} decoder ({model.position}, {model.mask} mask) on "
+            f"the {base.task} task, {length}: {base.steps} steps, seeds {seeds}, {' vs '.join(cfg.variants)}")
+
+
+def page_table(tables: dict, cfg: Config):
+    """The report's results table from snapshots.csv: the baseline at the first snapshot and every variant at
+    the last, the valley depth and (a retrieval task) the accuracy, mean [95% CI] over seeds, the accuracy
+    against chance (runs.page.PageTable)."""
+    from ...runs.page import PageTable
+    from ...stats.intervals import mean_halfwidth
+
+    snap = with_current_names(tables["snapshots"])
+    steps = sorted(set(snap["step"].astype(int)))
+    retrieval = cfg.base.task != "lm" and "acc_mean" in snap.columns
+    rows = []
+    for variant, step in [("none", steps[0])] + [(v, steps[-1]) for v in cfg.variants]:
+        at = snap[(snap["intervention"] == variant) & (snap["step"] == step)]
+        cells = [variant, str(step)]
+        for column in ("total_valley",) + (("acc_mean",) if retrieval else ()):
+            m, half = mean_halfwidth(at[column].dropna().to_numpy(float))
+            cells.append(fmt_ci(m, m - half, m + half, "+.3f" if column == "total_valley" else ".3f", missing="",
+                                no_ci="[no CI]"))
+        if retrieval:
+            cells.append(accuracy_reading(cfg.base, m, half, step))
+        rows.append(tuple(cells))
+    header = ("variant", "step", "valley log10(recency/middle) [95% CI]") + (
+        ("accuracy [95% CI]", "against chance") if retrieval else ())
+    return PageTable(header, tuple(rows), outcomes=(4,) if retrieval else (),
+                     note="Mean over seeds with its 95% t interval; the valley depth of the full Jacobian's "
+                          "influence profile, the retrieval accuracy as the mean over needle bins. From "
+                          "snapshots.csv; the per-bin accuracies, pathways and documents in the verdict and tables.")

@@ -7,7 +7,7 @@ with theory rows from the measured a_l and from a fitted constant a.
 
     config.py    what to run (presets, variants, seeds, estimator)
     measure.py   one unit (preset, variant, seed) -> arrays, saved as units/*.npz (resumable)
-    report.py    per (preset, variant) summaries, 95% CIs and the CSV rows
+    tables.py    per (preset, variant) summaries, 95% CIs and the CSV rows
     claims.py    the table and the verdict on the paper's claims (docs/theory.md §5)
     columns.py   what every CSV column means (COLUMNS)
 
@@ -23,7 +23,7 @@ directory resumes. Positions j and layers are 1-based, x = j/L.
 
 Each model is compared with its own Step-0 prior (config.json "priors"):
 ``analysis.prior_for`` of its config by default; with ``--content-prior`` the
-Content prior measured from its seed-0 model (:func:`lostmid_jax.analysis.step0_measure.measured_content_prior`;
+Content prior measured from its seed-0 model (:func:`lostmid_jax.analysis.measured_prior.measured_content_prior`;
 the scores in content_scores.csv, the prior named in verdict.txt).
 """
 
@@ -37,6 +37,7 @@ from .columns import COLUMNS
 from .config import (DEFAULT_PLANS, DEFAULT_PRESETS, FULL_PRESETS, FULL_SECONDS_PER_UNIT, SMOKE, Config,
                      INPUTS, METHODS, PresetPlan, default_plan, model_config, variant_overrides)
 from ...nn.presets import PRESETS as _PRESETS
+from .. import influence_settings, preset_settings
 
 _LOG = logging.getLogger(__name__)
 
@@ -47,9 +48,11 @@ FILES = {"units": "one .npz file per (preset, variant, seed): the measured array
                   "timings.json: each unit's measurement time"}
 RESUMABLE = True
 USES_DEVICES = True
-CLI_ALIASES = {"preset": "presets", "dtype": "param_dtype"}
+CLI_ALIASES = {**preset_settings.ALIASES, **influence_settings.ALIASES}  # --preset, --length, ...
+CLI_LEGACY = preset_settings.LEGACY_FLAGS  # --presets, --param-dtype: the spellings before the config groups
 CLI_HIDDEN = frozenset({"smoke"})  # set by --smoke (SMOKE), not a flag of its own
-CLI_CHOICES = {"presets": tuple(_PRESETS), "method": METHODS, "input": INPUTS}  # listed in --help
+CLI_CHOICES = {"models.presets": tuple(_PRESETS), "influence.method": METHODS,
+               "influence.input": INPUTS}  # listed in --help
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,7 +62,7 @@ class Result:
     Attributes:
       config: the run's Config.
       units: {(preset, variant): [arrays of each seed's unit]}.
-      summaries: {(preset, variant): summary dict} (:func:`.report.summarize`).
+      summaries: {(preset, variant): summary dict} (:func:`.tables.summarize`).
       priors: {(preset, variant): the model's theory prior} (:func:`lostmid_jax.analysis.prior_for`).
       peak_rss_gb: the process's peak resident memory after the run.
     """
@@ -72,13 +75,13 @@ class Result:
 
 
 def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
-    """Measure (or resume) every unit, then summarize (:mod:`.measure`, :mod:`.report`); float64
+    """Measure (or resume) every unit, then summarize (:mod:`.measure`, :mod:`.tables`); float64
     (``param_dtype``) is switched on for this call only."""
     import contextlib
 
     import jax
 
-    precision = jax.enable_x64(True) if cfg.param_dtype == "float64" else contextlib.nullcontext()
+    precision = jax.enable_x64(True) if cfg.models.param_dtype == "float64" else contextlib.nullcontext()
     with precision:
         return _run(cfg, run_dir, progress=progress, mesh=mesh)
 
@@ -87,9 +90,9 @@ def _run(cfg: Config, run_dir, *, progress: bool, mesh) -> Result:
     import resource
 
     from ...analysis import prior_for
-    from ...analysis.step0_measure import measured_content_prior
+    from ...analysis.measured_prior import measured_content_prior
     from ..runner import writes_files
-    from . import measure, report
+    from . import measure, tables
 
     if cfg.full:
         _LOG.info(expected_time(cfg))
@@ -105,7 +108,7 @@ def _run(cfg: Config, run_dir, *, progress: bool, mesh) -> Result:
                   for name, variant in units}
     if writes_files():
         _LOG.info(f"step0: summaries and 95% CIs ({cfg.n_boot} bootstrap replicates)")
-    summaries = report.summarize(units, cfg.band, priors, n_boot=cfg.n_boot) if writes_files() else {}
+    summaries = tables.summarize(units, cfg.band, priors, n_boot=cfg.n_boot) if writes_files() else {}
     peak_gb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     return Result(cfg, units, summaries, priors, peak_gb)
 
@@ -126,20 +129,20 @@ def expected_time(cfg: Config) -> str:
 
 def records(result: Result) -> dict[str, list[dict]]:
     """profiles.csv, metrics.csv, agreement.csv, nulls.csv, alphas.csv, attention.csv, content_scores.csv, and
-    timings.csv (measurement times, apart from the results) (:mod:`.report`)."""
-    from . import report
+    timings.csv (measurement times, apart from the results) (:mod:`.tables`)."""
+    from . import tables
 
     plans = {p.preset: p for p in result.config.plans()}
-    out = {"profiles.csv": report.profile_records(result.summaries),
-           "metrics.csv": report.metric_records(result.summaries, plans),
-           "agreement.csv": report.agreement_records(result.summaries),
-           "nulls.csv": report.null_records(result.summaries),
-           "alphas.csv": report.alpha_records(result.summaries),
-           "attention.csv": report.attention_records(result.summaries, result.config.heat_length),
+    out = {"profiles.csv": tables.profile_records(result.summaries),
+           "metrics.csv": tables.metric_records(result.summaries, plans),
+           "agreement.csv": tables.agreement_records(result.summaries),
+           "nulls.csv": tables.null_records(result.summaries),
+           "alphas.csv": tables.alpha_records(result.summaries),
+           "attention.csv": tables.attention_records(result.summaries, result.config.heat_length),
            "content_scores.csv": [row for (name, variant), prior in result.priors.items()
-                                  for row in report.content_records(prior, plans[name].length, preset=name,
+                                  for row in tables.content_records(prior, plans[name].length, preset=name,
                                                                     variant=variant)],
-           "timings.csv": report.timing_records(result.summaries)}
+           "timings.csv": tables.timing_records(result.summaries)}
     return {name: rows for name, rows in out.items() if rows}
 
 
@@ -184,7 +187,7 @@ def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
 def profile(result: Result, phases: dict) -> str:
     """The ``--profile`` table: per (preset, variant) its units' wall seconds split into compile, device and
     host (timings.csv), the host time of its summary, and the host share (host + summary) / (wall + summary)."""
-    from .report import timing_records
+    from .tables import timing_records
 
     head = ("preset/variant", "seeds", "wall s", "compile s", "device s", "host s", "summary s", "compiles",
             "host share")

@@ -4,7 +4,7 @@ Each of the paper's Step-0 claims (arXiv:2603.10123; docs/theory.md §5:
 Spearman >= 0.99 and Wasserstein-1 <= 0.02 against theory, Spearman >= 0.99
 between RoPE on and off, log10 peak-to-trough in [1.5, 2.5], about 1e2) is
 judged on each preset's "native" variant on its own number and 95% interval,
-at the threshold stated in ``report.CLAIMS``, by
+at the threshold stated in ``tables.CLAIMS``, by
 :func:`lostmid_jax.stats.verdicts.decide` (docs/step0.md states the rule):
 REPRODUCED (the whole interval meets the claim), REFUTED (the whole interval
 misses it) or inconclusive. The Spearman judged is the rank-corrected one
@@ -35,7 +35,7 @@ import numpy as np
 from ...present.verdict_table import DETAILS
 from ...stats.format import fmt, fmt_interval
 from ...stats.verdicts import INCONCLUSIVE, REFUTED, REPRODUCED, claim_text, decide, decide_shape
-from .report import CLAIMS, PEAK_TO_TROUGH_BAND, THRESHOLDS, metric_ci
+from .tables import CLAIMS, PEAK_TO_TROUGH_BAND, THRESHOLDS, metric_ci
 
 SMOKE_NOTE = "(smoke run: too small to test the paper's claims)"
 CITE = "docs/theory.md §5"

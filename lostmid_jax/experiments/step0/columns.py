@@ -10,7 +10,7 @@ the one table, :mod:`lostmid_jax.stats.columns`.
 from __future__ import annotations
 
 from ...stats.columns import INTERVALS, agreement_meanings, interval_meanings, meaning, misfit_meanings
-from ...analysis.step0_measure import CONTENT_SCORES
+from ...analysis.measured_prior import CONTENT_SCORES
 
 _KEYS = {
     "preset": ("nn preset name (lostmid_jax.nn.PRESETS)", ""),

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...analysis.step0_measure import CONTENT_LENGTH  # noqa: F401  (the old place of the name)
+from ...analysis.measured_prior import CONTENT_LENGTH  # noqa: F401  (the old place of the name)
 from ...runs.config import tuples_from_lists
-from ...validation import check_choice, check_float, check_int
+from ...validation import check_float, check_int
+from .. import influence_settings, preset_settings
+from ..influence_settings import INPUTS, InfluenceSettings  # noqa: F401  (INPUTS: the old place of the name)
+from ..preset_settings import PresetSettings
 
-INPUTS = ("tokens", "gaussian")
 METHODS = ("exact", "randomized", "one-pass")
 
 # Per-preset defaults. The default run (``lostmid step0``) covers DEFAULT_PRESETS, sized to finish
@@ -39,8 +41,8 @@ DEFAULT_PRESETS = ("toy-deep", "gpt2-small")
 FULL_PRESETS = ("qwen2-0.5b",)
 # Seconds per unit on 2 CPU cores of each FULL_PRESETS plan (what --full prints before it starts).
 FULL_SECONDS_PER_UNIT = {"qwen2-0.5b": 240.0}
-SMOKE = {"length": 32, "probes": 4, "seeds": 2, "heat_length": 16, "presets": ("toy",),
-         "variants": ("native", "nopos"), "smoke": True}
+SMOKE = {"influence.length": 32, "influence.probes": 4, "influence.seeds": 2, "heat_length": 16,
+         "models.presets": ("toy",), "variants": ("native", "nopos"), "smoke": True}
 
 
 def default_plan(name: str) -> dict:
@@ -121,20 +123,18 @@ class Config:
     """Arguments of the Step-0 Jacobian experiment; validated at construction.
 
     Attributes:
-      presets: nn preset names to run, comma-separated (keys of nn.PRESETS).
+      models: the presets run and their dtype (:class:`PresetSettings`).
+      models.presets: nn preset names to run, comma-separated (keys of nn.PRESETS).
       full: also run FULL_PRESETS (qwen2-0.5b), after printing the expected time.
-      length: L >= 2 positions for every preset; none keeps each preset's plan
+      influence: how the profiles are measured (:class:`InfluenceSettings`).
+      influence.length: L >= 2 positions for every preset; none keeps each preset's plan
         (toy-deep 512, gpt2-small 1024).
-      method: "exact", "randomized" or "one-pass" for every preset; none keeps
+      influence.method: "exact", "randomized" or "one-pass" for every preset; none keeps
         each preset's plan (toy exact, the others randomized).
-      probes: Gaussian probes of "randomized"; none keeps each preset's plan.
-      seeds: seeds 0..S-1 (model init and input); none keeps each preset's plan.
+      influence.probes: Gaussian probes of "randomized"; none keeps each preset's plan.
+      influence.seeds: seeds 0..S-1 (model init and input); none keeps each preset's plan.
       variants: position-encoding variants (native, nopos, rope, rope:T,
         learned); none keeps each preset's plan.
-      input: "tokens" (the model's embedding of uniform random tokens, as a
-        real input would be) or "gaussian" (x ~ N(0, 1)^{L x D}).
-      param_dtype: parameter and compute dtype name.
-      chunk: cotangents per batched backward (None: automatic).
       heat_length: positions used for the attention-probability heatmap
         (min(L, heat_length); all H N L^2 probabilities are captured; the
         causal part of 3 layers x 3 heads is saved in attention.csv).
@@ -149,16 +149,12 @@ class Config:
         saved in content_scores.csv) instead of the plain prior of its config (softmax attention only).
     """
 
-    presets: tuple[str, ...] = DEFAULT_PRESETS
+    RENAMED_FIELDS = {**preset_settings.OLD_KEYS, **influence_settings.OLD_KEYS}  # flat config.json of earlier runs
+
+    models: PresetSettings = PresetSettings(presets=DEFAULT_PRESETS)
     full: bool = False
-    length: int | None = None
-    method: str | None = None
-    probes: int | None = None
-    seeds: int | None = None
+    influence: InfluenceSettings = InfluenceSettings()
     variants: tuple[str, ...] | None = None
-    input: str = "tokens"
-    param_dtype: str = "float32"
-    chunk: int | None = None
     heat_length: int = 64
     band: float = 0.1
     split: bool | None = None
@@ -170,26 +166,17 @@ class Config:
         from ...nn import PRESETS
 
         tuples_from_lists(self)
-        if not self.presets:
-            raise ValueError("presets must not be empty")
-        for name in self.presets:
-            if name not in PRESETS:
-                raise ValueError(f"presets must be among {tuple(PRESETS)}, got {name!r}")
-        if self.length is not None and check_int("length", self.length, 1) < 2:
-            raise ValueError(f"length must be >= 2, got {self.length}")
-        if self.method is not None:
-            check_choice("method", self.method, METHODS)
+        if not isinstance(self.models, PresetSettings) or not isinstance(self.influence, InfluenceSettings):
+            raise ValueError("models and influence must be a PresetSettings and an InfluenceSettings "
+                             "(or dicts of their fields)")
+        self.influence.require(methods=METHODS)
         for field in ("full", "smoke", "content_prior"):
             if not isinstance(getattr(self, field), bool):
                 raise ValueError(f"{field} must be True or False, got {getattr(self, field)!r}")
         check_int("n_boot", self.n_boot, 1)
-        for field in ("probes", "seeds", "chunk", "heat_length"):
-            if getattr(self, field) is not None:
-                check_int(field, getattr(self, field), 1)
+        check_int("heat_length", self.heat_length, 1)
         if self.variants is not None and not self.variants:
             raise ValueError("variants must not be empty")
-        check_choice("input", self.input, INPUTS)
-        check_choice("param_dtype", self.param_dtype, ("float16", "bfloat16", "float32", "float64"))
         check_float("band", self.band, 0, 0.5, open_min=True, open_max=True)
         if self.split is not None and not isinstance(self.split, bool):
             raise ValueError(f"split must be True, False or None (each preset's default), got {self.split!r}")
@@ -206,16 +193,16 @@ class Config:
 
     def preset_names(self) -> tuple[str, ...]:
         """The presets that run: ``presets``, then FULL_PRESETS with ``full``."""
-        extra = tuple(n for n in FULL_PRESETS if n not in self.presets) if self.full else ()
-        return tuple(self.presets) + extra
+        extra = tuple(n for n in FULL_PRESETS if n not in self.models.presets) if self.full else ()
+        return tuple(self.models.presets) + extra
 
     def plans(self) -> list[PresetPlan]:
         """One resolved PresetPlan per preset."""
         out = []
         for name in self.preset_names():
             fields = default_plan(name)
-            for key in ("length", "method", "probes", "seeds", "variants", "split"):
-                if getattr(self, key) is not None:
-                    fields[key] = getattr(self, key)
+            given = {key: getattr(self.influence, key) for key in ("length", "method", "probes", "seeds")}
+            given.update(variants=self.variants, split=self.split)
+            fields.update({key: value for key, value in given.items() if value is not None})
             out.append(PresetPlan(preset=name, **fields))
         return out

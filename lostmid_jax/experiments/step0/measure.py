@@ -29,7 +29,7 @@ from flax import nnx
 
 from ...analysis import attention_probs, attention_strength, influence_profile, mapped_profiles, pathway_profiles
 from ...analysis.request import PATHWAYS
-from ...analysis.step0_measure import model_input
+from ...analysis.random_inputs import model_input
 from ...compile_time import CompileLog, TimeSplit
 from ...nn import Decoder
 from ...parallel import is_process0, mesh_size
@@ -49,10 +49,10 @@ def unit_name(preset_name: str, variant: str, seed: int) -> str:
 
 def unit_inputs(cfg: Config, plan: PresetPlan, variant: str, seed):
     """(model, x [L, D], probe key) of a unit; traceable in ``seed`` (init key jax.random.key(seed))."""
-    model_cfg = model_config(plan.preset, variant, cfg.param_dtype)
+    model_cfg = model_config(plan.preset, variant, cfg.models.param_dtype)
     model = Decoder(model_cfg, rngs=nnx.Rngs(jax.random.key(seed)))
     k_input, k_probe = jax.random.split(jax.random.fold_in(jax.random.key(20260310), seed))
-    return model, model_input(model, plan.length, k_input, cfg.input), k_probe
+    return model, model_input(model, plan.length, k_input, cfg.influence.input), k_probe
 
 
 def seed_profiles(cfg: Config, plan: PresetPlan, variant: str, seeds, mesh, *, batch: int | str = 1) -> list[dict]:
@@ -60,7 +60,7 @@ def seed_profiles(cfg: Config, plan: PresetPlan, variant: str, seeds, mesh, *, b
     a time, vmapped; "auto": as many as its free memory allows, :func:`lostmid_jax.analysis.ensemble.items_at_once`)."""
     names = PATHWAYS if plan.split else ("total",)
     per_seed = mapped_profiles(lambda s: unit_inputs(cfg, plan, variant, s), jnp.asarray(seeds), method=plan.method,
-                               probes=plan.probes, split=plan.split, chunk=cfg.chunk, mesh=mesh, batch=batch)
+                               probes=plan.probes, split=plan.split, chunk=cfg.influence.chunk, mesh=mesh, batch=batch)
     return [dict(zip(names, profs)) for profs in per_seed]
 
 
@@ -87,7 +87,7 @@ def run_unit(cfg: Config, plan: PresetPlan, variant: str, seed: int, *, mesh=Non
     split.add(*shared)
     model, x, k_probe = unit_inputs(cfg, plan, variant, seed)
     if profiles is None:
-        kwargs = dict(method=plan.method, probes=plan.probes, key=k_probe, chunk=cfg.chunk, mesh=mesh)
+        kwargs = dict(method=plan.method, probes=plan.probes, key=k_probe, chunk=cfg.influence.chunk, mesh=mesh)
         with split.device():
             if plan.split:
                 both = pathway_profiles(model, x, **kwargs)

@@ -13,8 +13,12 @@ uniform, then
 - measures how the per-position noise of the profile scales with width and
   seeds (a width grid of one preset, exact profiles).
 
-    config.py    what runs        measure.py   one unit -> units/*.npz (resumable)
-    report.py    tables, summary, verdict      drawing.py   figures from the tables alone
+    config.py    what runs (Config, SMOKE, PLANS)
+    measure.py   one unit -> units/*.npz (resumable)
+    tables.py    the tables (CSV rows), from the units alone
+    claims.py    the summary table and the verdict
+    columns.py   what every CSV column means (COLUMNS)
+    figures.py   the figures, from the tables alone
 
 Protocol and results: docs/step0.md.
 """
@@ -25,17 +29,21 @@ import dataclasses
 import pathlib
 
 from .config import PLANS, SMOKE, Config, PresetPlan
+from .figures import figures  # {stem: Figure} drawn from the saved tables alone
+from .. import influence_settings, preset_settings
 
 NAME = "step0_study"
 VERDICT_TITLE = "which theory predicts the Step-0 profile, and how far the measurement converges"
 SMOKE_HELP = "toy preset, L=16, 4 seeds, noise grid at widths 16 and 32"
 RESUMABLE = True
+CLI_ALIASES = {**preset_settings.ALIASES, **influence_settings.ALIASES}  # --preset, --length, ...
+CLI_LEGACY = preset_settings.LEGACY_FLAGS  # --presets, --param-dtype: the spellings before the config groups
 FILES = {"units": "one .npz per (preset, seed) and per (width, seed) of the noise grid: the measured arrays"}
 
 
 @dataclasses.dataclass(frozen=True)
 class Result:
-    """What :func:`run` returns: the config, the units and the tables (:mod:`.report`)."""
+    """What :func:`run` returns: the config, the units and the tables (:mod:`.tables`)."""
 
     config: Config
     units: dict
@@ -50,7 +58,7 @@ def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
 
     import jax
 
-    with jax.enable_x64(True) if cfg.param_dtype == "float64" else contextlib.nullcontext():
+    with jax.enable_x64(True) if cfg.models.param_dtype == "float64" else contextlib.nullcontext():
         return _run(cfg, run_dir, progress=progress)
 
 
@@ -59,9 +67,9 @@ def _run(cfg: Config, run_dir, *, progress: bool) -> Result:
     from . import measure
 
     units, noise = measure.run_units(cfg, pathlib.Path(run_dir), progress=progress and writes_files())
-    from . import report  # after the units: a run that fails later keeps them and resumes
+    from .tables import tables  # after the units: a run that fails later keeps them and resumes
 
-    return Result(cfg, units, noise, report.tables(cfg, units, noise))
+    return Result(cfg, units, noise, tables(cfg, units, noise))
 
 
 def records(result: Result) -> dict[str, list[dict]]:
@@ -70,22 +78,15 @@ def records(result: Result) -> dict[str, list[dict]]:
 
 
 def summary(result: Result) -> str:
-    from .report import summary_table
+    from .claims import summary_table
 
     return summary_table(result.config, result.tables)
 
 
 def verdict(result: Result) -> list[str]:
-    from .report import verdict_lines
+    from .claims import verdict_lines
 
     return verdict_lines(result.config, result.tables)
-
-
-def figures(tables: dict, cfg: Config) -> dict:
-    """{stem: Figure} drawn from the saved tables alone (:mod:`.drawing`)."""
-    from .drawing import draw
-
-    return draw(tables, cfg)
 
 
 def describe(result: Result) -> str:
@@ -95,7 +96,7 @@ def describe(result: Result) -> str:
 
 def __getattr__(name):
     if name == "COLUMNS":
-        from .report import COLUMNS
+        from .columns import COLUMNS
 
         return COLUMNS
     raise AttributeError(name)

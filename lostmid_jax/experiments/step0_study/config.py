@@ -10,8 +10,10 @@ import dataclasses
 
 from ...validation import check_choice, check_int
 from ...runs.config import tuples_from_lists
+from .. import influence_settings, preset_settings
+from ..influence_settings import INPUTS, InfluenceSettings  # noqa: F401  (INPUTS: the old place of the name)
+from ..preset_settings import PresetSettings
 
-INPUTS = ("tokens", "gaussian")
 METHODS = ("exact", "randomized")
 
 # preset -> (length, method, seeds)
@@ -22,7 +24,7 @@ PLANS = {
     "gpt2-medium": (1024, "randomized", 2),
     "qwen2-0.5b": (2048, "randomized", 2),
 }
-SMOKE = {"presets": ("toy",), "length": 16, "seeds": 4, "gain_probes": 2, "attn_length": 16,
+SMOKE = {"models.presets": ("toy",), "influence.length": 16, "influence.seeds": 4, "gain_probes": 2, "attn_length": 16,
          "seed_counts": (1, 2), "bins": (8, 4), "noise_preset": "toy", "noise_widths": (16, 32),
          "noise_length": 16, "noise_seeds": 4, "n_boot": 200}
 
@@ -42,18 +44,19 @@ class Config:
     """Arguments of the Step-0 study; validated at construction.
 
     Attributes:
-      presets: nn preset names (causal softmax pre-norm stacks: toy, toy-deep, gpt2-*, qwen2-0.5b).
-      length: L >= 8 for every preset; none keeps each preset's default (PLANS).
-      method: "exact" or "randomized" for every preset; none keeps each preset's default.
-      seeds: S >= 3 seeds 0..S-1 for every preset (held-out scoring needs two halves); none keeps
+      models: the presets and their dtype (:class:`PresetSettings`).
+      models.presets: nn preset names (causal softmax pre-norm stacks: toy, toy-deep, gpt2-*, qwen2-0.5b).
+      models.param_dtype: parameter and compute dtype name: float32 or float64.
+      influence: how the profiles are measured (:class:`InfluenceSettings`).
+      influence.length: L >= 8 for every preset; none keeps each preset's default (PLANS).
+      influence.method: "exact" or "randomized" for every preset; none keeps each preset's default.
+      influence.seeds: S >= 3 seeds 0..S-1 for every preset (held-out scoring needs two halves); none keeps
         each preset's default.
-      probes: Gaussian probes of the randomized profile.
+      influence.probes: Gaussian probes of the randomized profile.
+      influence.input: "tokens" (embeddings of uniform random tokens) or "gaussian".
       gain_probes: probes per layer of the branch gains g_l^2 (analysis.branch_gains).
       attn_length: positions whose attention probabilities are captured for the uniformity
         statistics (min(L, attn_length)).
-      input: "tokens" (embeddings of uniform random tokens) or "gaussian".
-      param_dtype: parameter and compute dtype name.
-      chunk: cotangents per batched backward (None: automatic).
       seed_counts: numbers of held-out seeds of the convergence study (those <= the held-out half run).
       bins: equal-x binnings compared besides the raw positions (those < L run).
       noise_preset: the preset whose width is varied in the noise grid.
@@ -66,16 +69,12 @@ class Config:
         path alone, so k_{l,i} = 0 and the position-wise variant is the random-matrix one.
     """
 
-    presets: tuple[str, ...] = ("toy-deep", "gpt2-small")
-    length: int | None = None
-    method: str | None = None
-    seeds: int | None = None
-    probes: int = 16
+    RENAMED_FIELDS = {**preset_settings.OLD_KEYS, **influence_settings.OLD_KEYS}  # flat config.json of earlier runs
+
+    models: PresetSettings = PresetSettings(presets=("toy-deep", "gpt2-small"))
+    influence: InfluenceSettings = InfluenceSettings(probes=16)
     gain_probes: int = 4
     attn_length: int = 256
-    input: str = "tokens"
-    param_dtype: str = "float32"
-    chunk: int | None = None
     seed_counts: tuple[int, ...] = (1, 2, 4, 8, 16)
     bins: tuple[int, ...] = (256, 64, 16)
     noise_preset: str = "toy-deep"
@@ -90,30 +89,23 @@ class Config:
         from ...nn import PRESETS
 
         tuples_from_lists(self)
-        if not self.presets:
-            raise ValueError("presets must not be empty")
-        for field, name in [("presets", n) for n in self.presets] + [("noise_preset", self.noise_preset)]:
+        if not isinstance(self.models, PresetSettings) or not isinstance(self.influence, InfluenceSettings):
+            raise ValueError("models and influence must be a PresetSettings and an InfluenceSettings "
+                             "(or dicts of their fields)")
+        for field, name in [("models.presets", n) for n in self.models.presets] + [("noise_preset", self.noise_preset)]:
             check_choice(field, name, tuple(PLANS))
             cfg = PRESETS[name]
             if cfg.mask != "causal" or cfg.attention != "softmax" or not cfg.pre_norm or cfg.position == "alibi":
-                raise ValueError(f"presets: {name!r} is not a causal softmax pre-norm stack without ALiBi")
-        if self.length is not None:
-            check_int("length", self.length, 8)
-        if self.method is not None:
-            check_choice("method", self.method, METHODS)
-        if self.seeds is not None:
-            check_int("seeds", self.seeds, 3)
-        for field in ("probes", "gain_probes", "attn_length", "noise_length"):
+                raise ValueError(f"{field}: {name!r} is not a causal softmax pre-norm stack without ALiBi")
+        self.influence.require(methods=METHODS, minimums={"length": 8, "seeds": 3}, given=("probes",))
+        for field in ("gain_probes", "attn_length", "noise_length"):
             check_int(field, getattr(self, field), 1)
-        if self.chunk is not None:
-            check_int("chunk", self.chunk, 1)
         check_int("noise_seeds", self.noise_seeds, 4)
         check_int("n_boot", self.n_boot, 1)
         check_int("split_seed", self.split_seed, 0)
         if not isinstance(self.mlp, bool):
             raise ValueError(f"mlp must be True or False, got {self.mlp!r}")
-        check_choice("input", self.input, INPUTS)
-        check_choice("param_dtype", self.param_dtype, ("float32", "float64"))
+        check_choice("models.param_dtype", self.models.param_dtype, ("float32", "float64"))
         if not self.seed_counts:
             raise ValueError("seed_counts must not be empty")
         for n in self.seed_counts:
@@ -133,10 +125,11 @@ class Config:
     def plans(self) -> list[PresetPlan]:
         """One resolved PresetPlan per preset."""
         out = []
-        for name in self.presets:
+        given = self.influence
+        for name in self.models.presets:
             length, method, seeds = PLANS[name]
-            out.append(PresetPlan(preset=name, length=self.length or length, method=self.method or method,
-                                  seeds=self.seeds or seeds))
+            out.append(PresetPlan(preset=name, length=given.length or length, method=given.method or method,
+                                  seeds=given.seeds or seeds))
         return out
 
     def model_overrides(self) -> dict:

@@ -2,7 +2,7 @@
 
 The model and input of seed s are those of ``lostmid step0`` (init key
 jax.random.key(s); input and probe keys split from fold_in(key(20260310), s);
-:func:`lostmid_jax.analysis.step0_measure.model_input`). A unit holds
+:func:`lostmid_jax.analysis.random_inputs.model_input`). A unit holds
 
     norms [L]                ||d y_L / d x_j||_F (exact or randomized, total pathway)
     alphas [H]               measured a_l (analysis.attention_strength)
@@ -41,7 +41,7 @@ def build(preset: str, overrides: dict, length: int, seed: int, *, param_dtype: 
 
     from ...nn import Decoder
     from ...nn import preset as make_preset
-    from ...analysis.step0_measure import model_input
+    from ...analysis.random_inputs import model_input
 
     model = Decoder(make_preset(preset, param_dtype=param_dtype, **overrides), rngs=nnx.Rngs(jax.random.key(seed)))
     k_input, k_probe = jax.random.split(jax.random.fold_in(jax.random.key(20260310), seed))
@@ -112,13 +112,13 @@ def run_units(cfg, run_dir: pathlib.Path, *, progress: bool = True) -> tuple[dic
             arrays = store.load(stem)
             if int(arrays.get("gains_version", 1)) < GAINS_VERSION:
                 arrays = remeasure_gains(arrays, preset, overrides, length, seed, gain_probes=cfg.gain_probes,
-                                         param_dtype=cfg.param_dtype, kind=cfg.input)
+                                         param_dtype=cfg.models.param_dtype, kind=cfg.influence.input)
                 if writes_files():
                     store.save(stem, arrays)
         else:
-            arrays = measure_unit(preset, overrides, length, seed, method=method, probes=cfg.probes,
+            arrays = measure_unit(preset, overrides, length, seed, method=method, probes=cfg.influence.probes,
                                   gain_probes=cfg.gain_probes, attn_length=cfg.attn_length,
-                                  param_dtype=cfg.param_dtype, kind=cfg.input, chunk=cfg.chunk)
+                                  param_dtype=cfg.models.param_dtype, kind=cfg.influence.input, chunk=cfg.influence.chunk)
             if writes_files():
                 store.save(stem, arrays)
         (main.setdefault(preset, []) if width is None else noise.setdefault(width, [])).append(arrays)

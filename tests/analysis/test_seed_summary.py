@@ -5,7 +5,7 @@ import math
 import numpy as np
 from scipy import stats as sps
 
-from lostmid_jax.analysis.step0_summary import bin_choices, summarize_variant
+from lostmid_jax.analysis.seed_summary import bin_choices, summarize_variant
 from lostmid_jax.analysis.theory_fit import theory_row
 
 

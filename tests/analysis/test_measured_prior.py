@@ -1,23 +1,7 @@
-"""The shared Step-0 measurement: a unit's input, the rows of content_scores.csv."""
-
-import jax
-import numpy as np
+"""The measured Content prior's rows of content_scores.csv."""
 
 from lostmid_jax import theory
-from lostmid_jax.analysis.step0_measure import CONTENT_LENGTH, content_records, model_input
-
-
-class _Model:
-    class cfg:
-        vocab_size = None
-        width = 4
-        compute_dtype = np.float32
-
-
-def test_model_input_is_gaussian_without_a_vocabulary():
-    x = model_input(_Model(), 6, jax.random.key(0), "tokens")
-    assert x.shape == (6, 4) and x.dtype == np.float32
-    assert np.array_equal(x, jax.random.normal(jax.random.key(0), (6, 4), np.float32))
+from lostmid_jax.analysis.measured_prior import CONTENT_LENGTH, content_records
 
 
 def test_content_records_list_each_layer_and_head():

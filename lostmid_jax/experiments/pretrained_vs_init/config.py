@@ -1,0 +1,104 @@
+"""Arguments of the pretrained-vs-init comparison: the checkpoint and the Step-0 measurement (Config), and the
+tiny random GPT-2 of --smoke."""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+
+from ...runs.config import reading_stored, tuples_from_lists
+from ...validation import check_bool_like, check_float
+from .. import influence_settings
+from ..influence_settings import INPUTS, InfluenceSettings  # noqa: F401  (INPUTS: the old place of the name)
+
+RANDOM_TINY = "random:tiny-gpt2"
+SMOKE = {"weights": RANDOM_TINY, "influence.length": 16, "influence.seeds": 3, "influence.probes": 4}
+METHODS = ("auto", "exact", "randomized")
+EXACT_MAX_WIDTH = 256  # "auto": exact up to this width D, randomized above
+# config.json of the tiny random checkpoint (RANDOM_TINY), read by nn.hf like any other
+TINY_GPT2 = dict(model_type="gpt2", n_layer=2, n_embd=16, n_head=2, n_positions=256, vocab_size=64)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Config:
+    """Arguments of the pretrained-vs-init comparison.
+
+    Attributes:
+      weights: checkpoint: a local directory (config.json + safetensors) or a Hugging Face hub id found in
+        the local cache (fetch with `hf download ID`, or pass --allow-download); "random:tiny-gpt2" writes a
+        tiny random GPT-2 with save_hf (the --smoke default; offline).
+      allow_download: fetch a hub id that is not in the local cache (config.json and safetensors only).
+      influence: how the profiles are measured (:class:`InfluenceSettings`).
+      influence.length: L >= 2 positions (<= max_positions for learned position tables).
+      influence.method: "exact" (D reverse passes), "randomized" (``probes`` Gaussian
+        cotangents) or "auto" (exact for width <= 256, else randomized).
+      influence.probes: K >= 1 probes for randomized.
+      influence.seeds: S >= 2 input draws (the 95% CIs bootstrap over them); unit s
+        uses tokens from seed s and, for the random init, init seed s.
+      influence.input: "tokens" (uniform random token ids, embedded by each model) or
+        "gaussian" (shared N(0, s^2) inputs, s the pretrained embedding's std).
+      band: primacy / late band width in x for the U statistics.
+      content_prior: compare both models with the Content prior measured from the seed-0 init model
+        (self bonus and off-diagonal score per layer and head; content_scores.csv) instead of the
+        architecture's plain prior (softmax attention only).
+    """
+
+    weights: str
+    allow_download: bool = False
+    RENAMED_FIELDS = dict(influence_settings.OLD_KEYS)  # flat config.json of earlier runs
+
+    influence: InfluenceSettings = InfluenceSettings(length=256, method="auto", probes=16, seeds=4)
+    band: float = 0.1
+    content_prior: bool = False
+
+    def __post_init__(self):
+        if not isinstance(self.weights, str) or not self.weights:
+            raise ValueError(f"weights must be a checkpoint directory or hub id, got {self.weights!r}")
+        object.__setattr__(self, "allow_download", check_bool_like("allow_download", self.allow_download))
+        object.__setattr__(self, "content_prior", check_bool_like("content_prior", self.content_prior))
+        tuples_from_lists(self)
+        if not isinstance(self.influence, InfluenceSettings):
+            raise ValueError("influence must be an InfluenceSettings (or a dict of its fields)")
+        self.influence.require(methods=METHODS, minimums={"seeds": 2}, given=("length", "method", "probes", "seeds"))
+        check_float("band", self.band, 0, 0.5, open_min=True, open_max=True)
+        if reading_stored():  # a run read back: never resolve the checkpoint (no hub, no network)
+            return
+        model_cfg = self.model_config().check_size()
+        if model_cfg.position == "learned" and self.influence.length > model_cfg.max_positions:
+            raise ValueError(f"influence.length={self.influence.length} exceeds the checkpoint's "
+                             f"max_positions={model_cfg.max_positions}")
+        if self.content_prior and model_cfg.attention != "softmax":
+            raise ValueError(f"content_prior needs softmax attention (scores to measure); the checkpoint has "
+                             f"attention={model_cfg.attention!r}")
+
+    def checkpoint(self) -> pathlib.Path | None:
+        """The checkpoint's local directory (None for the tiny random one); ValueError naming ``weights``."""
+        return None if self.weights == RANDOM_TINY else self._resolved()[0]
+
+    def model_config(self):
+        """The checkpoint's DecoderConfig from its config.json; ValueError naming ``weights`` when the
+        directory, its config.json or its weights file are missing or unreadable, or the id is not cached."""
+        if self.weights == RANDOM_TINY:
+            from ...nn.hf import config_from_hf
+
+            return config_from_hf(TINY_GPT2)[1]
+        return self._resolved()[1]
+
+    def _resolved(self):
+        from ...nn.hf.hub import checkpoint_config
+
+        return checkpoint_config(self.weights, allow_download=self.allow_download)
+
+    def resolved_method(self, width: int) -> str:
+        """The method used for a model of width D."""
+        if self.influence.method != "auto":
+            return self.influence.method
+        return "exact" if width <= EXACT_MAX_WIDTH else "randomized"
+
+    @property
+    def title(self) -> str:
+        """The checkpoint's name in titles: the hub id, or the directory's name."""
+        if self.weights == RANDOM_TINY:
+            return "tiny random GPT-2"
+        path = pathlib.Path(self.weights)
+        return path.resolve().name if path.is_dir() else self.weights
