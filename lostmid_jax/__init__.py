@@ -20,7 +20,7 @@ this list, the layers and the commands below against the source):
     plots        figures that return a matplotlib Figure and accept ax=.
     runs         run directories: claiming one, atomic writes, config.json,
                  CSV files, load_run, plot and report.
-    io, results, report   aliases of runs for one release.
+    io, results, report   aliases of runs for one release (lostmid_jax._moved).
     kernels      the fused CPU attention kernel, compiled only when a run
                  selects it.
     nn           Flax NNX decoder stacks: an architecture-only DecoderConfig,
@@ -44,10 +44,12 @@ this list, the layers and the commands below against the source):
     compile_time   seconds JAX spends compiling, from its monitoring events (--profile).
     validation   argument checks: a ValueError naming the argument and range.
     _lazy        lazy package attributes (importing a package loads no jax).
+    _moved       old addresses kept for one release: the registry (old -> new, end release) and
+                 MovedWarning, given once per process (CHANGELOG.md lists the same).
 
 Layers, top to bottom: each imports only the groups to its right (">"):
     cli > experiments > train > probes > analysis > nn > kernels > io, results, report > runs
-    > plots > stats > theory > masks > resources > validation, untrusted, compile_cache, compile_time, parallel, _lazy
+    > plots > stats > theory > masks > resources > validation, untrusted, compile_cache, compile_time, parallel, _lazy > _moved
 
 Commands (``lostmid --help``): lostmid theory | sweep | counterfactuals | step0 |
 step0-study | compare | train | remedies | diagnose | rerun | plot | report | table.

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._moved import old_names
 from ..theory.middle import MIDDLE_X
 from .config import N_SPECIAL, TrainConfig
 
@@ -93,9 +94,6 @@ def needle_middle_pairs(pairs: int) -> np.ndarray:
     lo, hi = NEEDLE_MIDDLE_BAND
     idx = np.flatnonzero((x >= lo) & (x <= hi))
     return idx if idx.size else np.array([pairs // 2])
-
-
-middle_pairs = needle_middle_pairs  # the old name, for one release
 
 
 def _bigram(cfg: TrainConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -238,3 +236,6 @@ def boundaries(cfg: TrainConfig) -> np.ndarray:
     if cfg.task in ("retrieval", "passages"):
         return np.array([0])
     return np.arange(0, cfg.lm_length, cfg.doc_length)
+
+
+__getattr__ = old_names(__name__)  # middle_pairs: lostmid_jax._moved.NAMES (warns once, for one release)

@@ -19,7 +19,7 @@ from lostmid_jax import theory
 from lostmid_jax import cli
 from lostmid_jax.experiments import counterfactuals as cf
 from lostmid_jax.experiments import script
-from lostmid_jax.theory.prior_specs import default_priors, parse_prior
+from lostmid_jax.masks.text import default_priors, parse_prior
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 COLUMNS = {

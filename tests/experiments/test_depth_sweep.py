@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 
 from lostmid_jax import theory
 from lostmid_jax.experiments import depth_sweep, script
-from lostmid_jax.io import load_run
+from lostmid_jax.runs import load_run
 from lostmid_jax.plots.depth_sweep import FIGURES
 from lostmid_jax.theory.schedules import power_law_schedule
 

@@ -42,7 +42,7 @@ def test_run_directory(tiny_run):
 
 
 def test_tables_are_typed_one_based_and_documented(tiny_run):
-    from lostmid_jax.io import load_run
+    from lostmid_jax.runs import load_run
 
     run = load_run(tiny_run)
     cfg = run.config.base
@@ -72,7 +72,7 @@ def test_jsonl_is_strict_json(tiny_run):
 
 
 def test_figures_redraw_from_the_tables_in_the_shared_style(tiny_run):
-    from lostmid_jax.io import load_run
+    from lostmid_jax.runs import load_run
 
     run = load_run(tiny_run)
     figs = micro_training.figures(run.tables, run.config)
@@ -96,7 +96,7 @@ def test_load_trained_from_the_run(tiny_run):
 def test_a_run_written_before_the_rename_reads_back(tiny_run, tmp_path):
     """An old run directory (intervention middle_loss in config.json, train_config.json, the CSV rows and the
     directory name) loads with the new name; the old keyword still works, with a DeprecationWarning."""
-    from lostmid_jax.io import load_run
+    from lostmid_jax.runs import load_run
     from lostmid_jax.train import load_trained
 
     old = tmp_path / "old"

@@ -16,7 +16,7 @@ from lostmid_jax.stats import profile_metrics as metrics
 from lostmid_jax.experiments import script
 from lostmid_jax.experiments.step0.measure import load_unit
 from lostmid_jax.analysis.theory_fit import theory_row
-from lostmid_jax.io import read_csv
+from lostmid_jax.runs import read_csv
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ARGS = ["--preset", "toy", "--length", "16", "--seeds", "2", "--variants", "native,nopos", "--heat-length", "8",
@@ -51,7 +51,7 @@ def test_verdict_lines_a_reader_scans(run_dir):
     """One line per claim, at most LINE_WIDTH characters, each printed point inside its printed interval; the
     reasons below the DETAILS line; every claim line's number is in metrics.csv."""
     from lostmid_jax.experiments.step0.claims import LINE_WIDTH
-    from lostmid_jax.io import load_run
+    from lostmid_jax.runs import load_run
     from lostmid_jax.runs.verdict_table import DETAILS, claim_rows
 
     verdict = (run_dir / "verdict.txt").read_text()
@@ -111,7 +111,7 @@ def test_seed_parallel_profiles_equal_the_units(run_dir, batch):
     """seed_profiles (the route of --devices n and of one accelerator: model and input built from the traced
     seed, ``batch`` seeds vmapped at a time) gives the profiles run_unit saved for each seed (here on one
     device; over 8 devices: tests/parallel/test_parallel_devices.py)."""
-    from lostmid_jax.experiments.configs import from_dict
+    from lostmid_jax.runs.config import from_dict
     from lostmid_jax.experiments.step0.config import Config
     from lostmid_jax.experiments.step0.measure import seed_profiles, seeds_together
 
@@ -266,7 +266,7 @@ def test_outputs_unchanged_by_the_move(run_dir, golden):
 
 def test_columns_dictionary_covers_every_column(run_dir):
     from lostmid_jax.experiments.step0 import COLUMNS
-    from lostmid_jax.io import load_run
+    from lostmid_jax.runs import load_run
 
     run = load_run(run_dir)
     assert set(run.tables) == {"profiles", "metrics", "agreement", "nulls", "alphas", "attention", "timings"}
@@ -289,7 +289,7 @@ def test_every_metric_has_its_ci(run_dir):
     """Every metric of metrics.csv has _lo and _hi beside it, lo <= hi; agreement.csv is agreement()
     of the saved units (raw and binned), and the verdict prints the same CIs."""
     from lostmid_jax.analysis import agreement
-    from lostmid_jax.io import load_run
+    from lostmid_jax.runs import load_run
 
     run = load_run(run_dir)
     m = run.tables["metrics"].set_index("variant")
@@ -325,7 +325,7 @@ def test_figures_are_drawn_from_the_csvs_alone(run_dir):
     from matplotlib.figure import Figure
 
     from lostmid_jax.experiments import step0
-    from lostmid_jax.experiments.configs import from_dict
+    from lostmid_jax.runs.config import from_dict
 
     tables = {p.stem: pd.read_csv(p) for p in run_dir.glob("*.csv") if p.name != "columns.csv"}
     cfg = from_dict(step0.Config, json.loads((run_dir / "config.json").read_text())["config"])

@@ -11,7 +11,7 @@ from lostmid_jax.stats.heldout import heldout_score, split_halves
 from lostmid_jax.analysis.theory_variants import VARIANTS, variant_row
 from lostmid_jax.experiments import script, step0_study
 from lostmid_jax.experiments.step0.measure import load_unit
-from lostmid_jax.results import load_run
+from lostmid_jax.runs import load_run
 
 ARGS = ["--smoke", "--no-progress"]
 

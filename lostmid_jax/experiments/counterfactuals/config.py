@@ -25,7 +25,7 @@ paper's at 112 heads) and a causal prior with a self bonus of 2 on the logits.""
 
 def default_priors(length: int) -> tuple[str, ...]:
     """One of each mask (:func:`lostmid_jax.theory.default_priors`), the family priors, and :data:`EXTRA_PRIORS`."""
-    from ...theory.prior_specs import default_priors as mask_priors
+    from ...masks.text import default_priors as mask_priors
 
     specs = list(mask_priors(length))
     for spec in (*FAMILIES.values(), *EXTRA_PRIORS):

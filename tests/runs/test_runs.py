@@ -1,16 +1,7 @@
-"""The old module paths stay for one release as aliases of lostmid_jax.runs."""
+"""lostmid_jax.runs, the package: importing it loads nothing heavy and no experiment."""
 
 import subprocess
 import sys
-
-from lostmid_jax import io, report, results, runs
-from lostmid_jax.experiments import configs
-
-
-def test_old_names_are_the_new_objects():
-    for module in (io, results, report, configs):
-        for name in module.__all__:
-            assert getattr(module, name) is getattr(runs, name), (module.__name__, name)
 
 
 def test_runs_loads_no_heavy_package_and_imports_no_experiment():
