@@ -283,7 +283,7 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
 
 
 def records(result: Result) -> dict[str, list[dict]]:
-    """results.csv and profiles.csv (io.write_csv writes NaN as missing, like None)."""
+    """results.csv and profiles.csv (runs.write_csv writes NaN as missing, like None)."""
     return {"results.csv": result.records, "profiles.csv": result.profiles}
 
 

@@ -2,8 +2,8 @@
 
 The paper (Chowdhury, arXiv:2603.10123) attributes the Step-0 valley to the
 causal mask and the residual stream, not to the position encoding. This
-sweep swaps the Step-0 attention matrix A (:mod:`lostmid_jax.theory.priors`,
-:mod:`lostmid_jax.theory.content`) and, for each prior and depth H,
+sweep swaps the Step-0 attention matrix A (:mod:`lostmid_jax.masks`,
+:mod:`lostmid_jax.masks.content`) and, for each prior and depth H,
 summarizes the exact row w_j = (N_H ... N_1)[L, j], N_l = (1 - a_l) I + a_l A,
 computed in O(H L) (docs/theory.md §2): masses
 (:func:`lostmid_jax.theory.summarize_log_row`), and the *dead zone*: the

@@ -174,7 +174,7 @@ def profile_rows(runs: dict) -> list[dict]:
 
 
 def snapshot_rows(records: list[dict]) -> list[dict]:
-    """Rows of snapshots.csv: the scalar snapshot metrics (COLUMNS), None where a task has none (io.write_csv
+    """Rows of snapshots.csv: the scalar snapshot metrics (COLUMNS), None where a task has none (runs.write_csv
     writes None and NaN as an empty field)."""
     return [{k: r.get(k) for k in COLUMNS["snapshots.csv"]} for r in records]
 
