@@ -33,6 +33,9 @@ this list, the layers and the commands below against the source):
     probes       what practitioners measure on a trained model:
                  position-controlled retrieval, remedies, its tokenizer.
     train        synthetic tasks, optimizer steps, checkpoints, snapshots.
+    retrieval    position-controlled retrieval as token ids, below train and probes
+                 (train never imports probes): the paired design (ProbeSet), the
+                 token-level probe, the tokenizers built here.
     experiments  one module or package per experiment (depth_sweep,
                  counterfactuals, step0, step0_study, pretrained_vs_init,
                  micro_training, remedies, diagnose): a frozen config,
@@ -48,7 +51,7 @@ this list, the layers and the commands below against the source):
                  MovedWarning, given once per process (CHANGELOG.md lists the same).
 
 Layers, top to bottom: each imports only the groups to its right (">"):
-    cli > experiments > train > probes > analysis > nn > kernels > io, results, report > runs
+    cli > experiments > train, probes > retrieval > analysis > nn > kernels > io, results, report > runs
     > plots > stats > theory > masks > resources > validation, untrusted, compile_cache, compile_time, parallel, _lazy > _moved
 
 Commands (``lostmid --help``): lostmid theory | sweep | counterfactuals | step0 |

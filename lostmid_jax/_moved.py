@@ -85,6 +85,8 @@ MODULES: dict[str, Alias] = {
                                          f"family_of={_P}.nn.hf.families.alibi_family_of",
                                          kept="EMBEDDING FIXED PREFIX config_from_hf config_to_hf from_hf to_hf"),
     f"{_P}.nn.mask_spec": _alias(f"{_P}.masks.spec", "MASK_KINDS MaskSpec mask_of"),
+    f"{_P}.probes.position_test": _alias(f"{_P}.probes.accuracy_by_passage", "PositionResult Rates end_passages "
+                                                                          "middle_passages position_test rates"),
     f"{_P}.theory.alibi_slopes": _alias(f"{_P}.masks.alibi_slopes", "SLOPE_RULES float_slopes slope_exponents"),
     f"{_P}.theory.content": _alias(f"{_P}.masks.content", "MASKS Content"),
     f"{_P}.theory.content_ops": _alias(f"{_P}.masks.content_ops", "alibi_sums content_matrix layer_operators"),
@@ -103,6 +105,9 @@ NAMES: dict[str, tuple[str, str]] = {
     f"{_P}.train.metrics.middle_mask": (f"{_P}.train.metrics.valley_band_mask", END),
     f"{_P}.train.snapshots.middle_bins": (f"{_P}.train.snapshots.central_needle_bins", END),
     f"{_P}.train.tasks.middle_pairs": (f"{_P}.train.tasks.needle_middle_pairs", END),
+    f"{_P}.probes.documents.token_probes": (f"{_P}.retrieval.token_probes.token_probes", END),
+    **{f"{_P}.probes.tokenizer.{name}": (f"{_P}.retrieval.tokenizer_builders.{name}", END)
+       for name in ("BOS", "UNK", "bpe_tokenizer", "save_tokenizer", "word_tokenizer")},
 }
 """Old name inside a live module -> (its new dotted address, the release it disappears in)."""
 
@@ -117,13 +122,16 @@ _warned: set[str] = set()
 
 
 def _outside(old_module: str) -> int:
-    """The stacklevel of the first frame outside this module and the alias ``old_module`` (so the warning points
-    at the line that used the old address); warnings.warn skips the import machinery's frames itself."""
+    """The stacklevel of the first frame outside this module, the alias ``old_module`` and the import machinery
+    (importlib's frames, which warnings.warn skips itself, and a custom loader's exec_module, such as pytest's
+    for a module named like a test file), so the warning points at the line that used the old address."""
     frame, level = sys._getframe(2), 2
-    while frame is not None and (frame.f_code.co_filename.startswith("<frozen importlib")
-                                 or frame.f_globals.get("__name__") in (__name__, old_module)):
-        if not frame.f_code.co_filename.startswith("<frozen importlib"):
-            level += 1
+    while frame is not None:
+        internal = frame.f_code.co_filename.startswith("<frozen importlib")
+        if not (internal or frame.f_code.co_name == "exec_module"
+                or frame.f_globals.get("__name__") in (__name__, old_module)):
+            break
+        level += not internal
         frame = frame.f_back
     return level
 

@@ -17,7 +17,7 @@ the values: "keyed" K NV tokens, key j owning K+2+j NV .. K+2+(j+1) NV-1;
   owned by k_i: content lookup plus copy, learned within the default 100 steps;
   "shared" (Liu et al.'s format) needs a previous-token + match circuit.
 - Templated passage retrieval ("passages"): the token-level probe of
-  :func:`lostmid_jax.probes.token_probes` as a training task: k = ``kv_pairs``
+  :func:`lostmid_jax.retrieval.token_probes.token_probes` as a training task: k = ``kv_pairs``
   passages of random filler ids in [2, V), a fact (``passage_key_tokens`` key
   ids, then one value id) in the middle of passage i + 1 (i the needle index,
   one needle bin per passage when ``needle_bins`` = k), then the separator and
@@ -136,8 +136,8 @@ def needle_probs(cfg: TrainConfig, step: int) -> np.ndarray:
 
 def passage_examples(cfg: TrainConfig, rng: np.random.Generator, needle: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Templated passage contexts [B, T] int32 and their values [B] int32 for needle indices [B] (task
-    "passages"): row b is probes.token_probes' prompt with the fact in passage needle[b] + 1."""
-    from ..probes.documents import token_probes
+    "passages"): row b is retrieval.token_probes' prompt with the fact in passage needle[b] + 1."""
+    from ..retrieval.token_probes import token_probes
 
     probes = token_probes(cfg.vocab, examples=needle.shape[0], passages=cfg.kv_pairs, length=cfg.passage_length,
                           candidates=2, key_tokens=cfg.passage_key_tokens, value_tokens=1, low=N_SPECIAL,
