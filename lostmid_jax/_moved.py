@@ -105,6 +105,12 @@ NAMES: dict[str, tuple[str, str]] = {
     f"{_P}.train.metrics.middle_mask": (f"{_P}.train.metrics.valley_band_mask", END),
     f"{_P}.train.snapshots.middle_bins": (f"{_P}.train.snapshots.central_needle_bins", END),
     f"{_P}.train.tasks.middle_pairs": (f"{_P}.train.tasks.needle_middle_pairs", END),
+    f"{_P}.experiments.step0.measure.load_unit": (f"{_P}.runs.units.load_unit", END),
+    f"{_P}.experiments.step0.measure.save_unit": (f"{_P}.runs.units.save_unit", END),
+    f"{_P}.experiments.step0.report.content_prior": (f"{_P}.analysis.step0_measure.measured_content_prior", END),
+    f"{_P}.experiments.counterfactuals.dead_zone": (f"{_P}.theory.dead_zones.dead_zone", END),
+    **{f"{_P}.analysis.theory_variants.{name}": (f"{_P}.theory.variants.{name}", END)
+       for name in ("EXACT_LIMIT", "elementary_symmetric", "power_rows")},
     f"{_P}.probes.documents.token_probes": (f"{_P}.retrieval.token_probes.token_probes", END),
     **{f"{_P}.probes.tokenizer.{name}": (f"{_P}.retrieval.tokenizer_builders.{name}", END)
        for name in ("BOS", "UNK", "bpe_tokenizer", "save_tokenizer", "word_tokenizer")},

@@ -14,7 +14,7 @@ import pytest
 
 from lostmid_jax.stats import profile_metrics as metrics
 from lostmid_jax.experiments import script
-from lostmid_jax.experiments.step0.measure import load_unit
+from lostmid_jax.runs.units import load_unit
 from lostmid_jax.analysis.theory_fit import theory_row
 from lostmid_jax.runs import read_csv
 

@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 from lostmid_jax.stats.heldout import heldout_score, split_halves
 from lostmid_jax.analysis.theory_variants import VARIANTS, variant_row
 from lostmid_jax.experiments import script, step0_study
-from lostmid_jax.experiments.step0.measure import load_unit
+from lostmid_jax.runs.units import load_unit
 from lostmid_jax.runs import load_run
 
 ARGS = ["--smoke", "--no-progress"]

@@ -26,9 +26,10 @@ column is described in :data:`COLUMNS`.
 
 from __future__ import annotations
 
+from ..._moved import old_names
 from .columns import COLUMNS
 from .config import EXTRA_PRIORS, FAMILIES, SMOKE, SMOKE_HELP, Config, default_priors, families_of
-from .sweep import PROFILE_POINTS, Result, dead_zone, profile_depths, profile_record, profile_rows, records, run
+from .sweep import PROFILE_POINTS, Result, profile_depths, profile_record, profile_rows, records, run
 
 NAME = "counterfactuals"
 VERDICT_TITLE = "which priors remove or move the Step-0 dead zone"
@@ -64,5 +65,8 @@ def describe(result: Result) -> str:
 
 
 __all__ = ["COLUMNS", "Config", "EXTRA_PRIORS", "FAMILIES", "NAME", "PROFILE_POINTS", "Result", "SMOKE", "SMOKE_HELP",
-           "VERDICT_TITLE", "dead_zone", "default_priors", "describe", "families_of", "figures", "profile_depths",
+           "VERDICT_TITLE", "default_priors", "describe", "families_of", "figures", "profile_depths",
            "profile_record", "profile_rows", "records", "run", "summary", "verdict"]
+
+
+__getattr__ = old_names(__name__)  # dead_zone: lostmid_jax._moved.NAMES (warns once, for one release)

@@ -12,17 +12,16 @@ import math
 
 import numpy as np
 
+from ..._moved import old_names
 from ...stats import profile_metrics as metrics
 from ...stats.agreement import agreement
 from ...stats.misfit import misfit_columns, misfit_test
 from ...analysis.request import PATHWAYS
 from ...analysis.step0_summary import (BINS, LOOP_BOOT, bin_choices, intervals, pathway_summary,  # noqa: F401
                                        summarize_variant)
-from ...analysis.step0_measure import content_records, measured_content_prior
+from ...analysis.step0_measure import content_records
 
 _LN10 = math.log(10.0)
-
-content_prior = measured_content_prior  # the old name
 
 # The paper's Step-0 claims (arXiv:2603.10123): its number for each. Each is judged at that number as stated
 # (THRESHOLDS), in the rule, the verdict lines, the tables and docs/step0.md; the peak-to-trough "about 1e2"
@@ -188,3 +187,6 @@ def attention_records(summaries: dict, heat_length: int | None = None) -> list[d
                 out += [dict(preset=name, variant=variant, layer=int(layer) + 1, head=h + 1, i=int(a) + 1,
                              j=int(b) + 1, prob=float(v)) for a, b, v in zip(i, j, values)]
     return out
+
+
+__getattr__ = old_names(__name__)  # content_prior: lostmid_jax._moved.NAMES (warns once, for one release)
