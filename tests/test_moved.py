@@ -1,7 +1,6 @@
 """lostmid_jax/_moved.py: every old address warns once (MovedWarning naming the new one and the end release),
 gives the objects at the new address, is listed in CHANGELOG.md, and nothing in the package routes through one."""
 
-import ast
 import importlib
 import pathlib
 import re
@@ -41,7 +40,7 @@ def _moved_warnings(caught) -> list[str]:
 
 def test_every_alias_file_is_registered_and_three_lines_over_the_helper():
     files = {str(p.relative_to(ROOT).with_suffix("")).replace("/", ".") for p in PACKAGE.rglob("*.py")
-             if (ast.get_docstring(ast.parse(p.read_text())) or "").startswith("Alias")}
+             if p.read_text().startswith('"""Alias')}  # the docstring test_architecture reads as an alias's
     assert files == set(MODULES)
     for module, entry in MODULES.items():
         text = _file(module).read_text()
