@@ -18,9 +18,12 @@ this list, the layers and the commands below against the source):
                  profile metrics, agreement with 95% CIs and the noise
                  ceiling, held-out scoring, intervals.
     plots        figures that return a matplotlib Figure and accept ax=.
-    runs         run directories: claiming one, atomic writes, config.json,
-                 CSV files, load_run, plot and report.
-    io, results, report   aliases of runs for one release (lostmid_jax._moved).
+    present      a run shown to people: its figures redrawn, one HTML page
+                 (MathML formulas, the claims table), tables to paste.
+    runs         run directories stored and read back: claiming one,
+                 config.json, CSV files, units, load_run; the experiments a
+                 run may name are registered into it, never imported.
+    io, results, report   aliases of runs and present for one release (lostmid_jax._moved).
     kernels      the fused CPU attention kernel, compiled only when a run
                  selects it.
     nn           Flax NNX decoder stacks: an architecture-only DecoderConfig,
@@ -42,6 +45,7 @@ this list, the layers and the commands below against the source):
                  run(cfg, run_dir) -> result, records, verdict, figures.
     cli          the ``lostmid`` command, a thin adapter over the experiments.
     resources    the work and memory limits checked before any work.
+    atomic       the one atomic writer (fresh temporaries, then a rename), below every package.
     untrusted      the one reader of outside JSON and text (regular files, bounded, UTF-8, named errors).
     compile_cache  JAX's persistent compilation cache of the commands.
     compile_time   seconds JAX spends compiling, from its monitoring events (--profile).
@@ -51,8 +55,9 @@ this list, the layers and the commands below against the source):
                  MovedWarning, given once per process (CHANGELOG.md lists the same).
 
 Layers, top to bottom: each imports only the groups to its right (">"):
-    cli > experiments > train, probes > retrieval > analysis > nn > kernels > io, results, report > runs
-    > plots > stats > theory > masks > resources > validation, untrusted, compile_cache, compile_time, parallel, _lazy > _moved
+    cli > experiments > train, probes > retrieval > analysis > nn > kernels > io, results, report > present
+    > plots > stats > theory > masks > resources > runs
+    > atomic, validation, untrusted, compile_cache, compile_time, parallel, _lazy > _moved
 
 Commands (``lostmid --help``): lostmid theory | sweep | counterfactuals | step0 |
 step0-study | compare | train | remedies | diagnose | rerun | plot | report | table.

@@ -50,11 +50,21 @@ def _alias(home: str, names: str, kept: str = "") -> Alias:
 _P = "lostmid_jax"
 MODULES: dict[str, Alias] = {
     f"{_P}.io": _alias(f"{_P}.runs", "Run claim_run_dir git_revision jsonable load_run na_field package_versions "
-                                     "read_csv write_atomic write_config write_csv"),
+                                     f"read_csv write_config write_csv write_atomic={_P}.atomic.write_atomic"),
     f"{_P}.results": _alias(f"{_P}.runs", "COLUMNS_FILE FIGURE_FORMATS Run StoredConfigWarning UNDOCUMENTED "
-                                          "UndocumentedColumnsWarning draw draw_figures figure_title load_run "
-                                          "parse_formats read_columns read_table read_tables save_figures"),
-    f"{_P}.report": _alias(f"{_P}.runs.report", "build_html write_report"),
+                                          "UndocumentedColumnsWarning load_run read_columns read_table read_tables "
+                                          + " ".join(f"{name}={_P}.present.plot.{name}" for name in (
+                                              "draw", "draw_figures", "figure_title", "parse_formats", "save_figures"))),
+    f"{_P}.report": _alias(f"{_P}.present.report", "build_html write_report"),
+    f"{_P}.runs.atomic": _alias(f"{_P}.atomic", "TEMPORARY_SUFFIX is_temporary remove_temporaries replacing "
+                                                "write_atomic"),
+    f"{_P}.runs.mathml": _alias(f"{_P}.present.mathml", "inline"),
+    f"{_P}.runs.page": _alias(f"{_P}.present.page", "PageTable page_parts"),
+    f"{_P}.runs.paste": _alias(f"{_P}.present.paste", "FORMATS check_format needed render"),
+    f"{_P}.runs.plot": _alias(f"{_P}.present.plot", "FIGURE_FORMATS draw draw_figures failure_line figure_title "
+                                                    "parse_formats plain_title save_figures"),
+    f"{_P}.runs.report": _alias(f"{_P}.present.report", "build_html write_report"),
+    f"{_P}.runs.verdict_table": _alias(f"{_P}.present.verdict_table", "Claim DETAILS OUTCOMES claim_rows"),
     f"{_P}.analysis.heldout": _alias(f"{_P}.stats.heldout", "MISFIT_ROWS HeldoutScore Split fit_rows heldout_score "
                                                             "rms_log_error split_halves", kept="misfit_chi2"),
     f"{_P}.analysis.metrics": _alias(f"{_P}.stats.profile_metrics",

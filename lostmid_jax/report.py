@@ -1,4 +1,4 @@
-"""Alias for one release: the HTML report of a run lives in :mod:`lostmid_jax.runs.report`."""
+"""Alias for one release: the HTML report of a run lives in :mod:`lostmid_jax.present.report`."""
 
 from ._moved import alias
 

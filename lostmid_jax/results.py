@@ -1,4 +1,4 @@
-"""Alias for one release: load_run, figures and tables live in :mod:`lostmid_jax.runs`."""
+"""Alias for one release: load_run and tables live in :mod:`lostmid_jax.runs`, figures in :mod:`lostmid_jax.present.plot`."""
 
 from ._moved import alias
 

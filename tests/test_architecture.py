@@ -3,9 +3,12 @@
 - no import circle among lostmid_jax's packages (package level: lostmid_jax.<first part>; relative and
   absolute imports, including function-local ones);
 - no experiment module imports another experiment;
+- runs/ (storing a run) imports only the bottom modules (atomic, untrusted, validation), nothing by name
+  at run time (no import_module, no string naming the experiments); kernels/ imports no runs/;
 - library code never switches float64 process-wide (``jax.config.update("jax_enable_x64", ...)``);
 - the written maps (the package docstring, the README's Layout section, the CLI docstring) list every
-  package and every registered subcommand, and their layer order holds for every import;
+  package and every registered subcommand, and their layer order holds for every import (an alias module
+  kept for one release at an old path is no edge);
 - the share of library modules with logic that have a test file at the mirrored path
   (tests/<package>/test_<module>.py), printed and kept above a floor.
 
@@ -82,10 +85,19 @@ def module_graph() -> dict[str, set[str]]:
     return {name: _imported(name, path, known) for name, path in known.items()}
 
 
+@functools.cache
+def alias_modules() -> frozenset[str]:
+    """The alias modules kept for one release at a moved module's old path (docstring "Alias ..."): each
+    re-exports its new home, wherever that now sits, so it is no edge of the layers."""
+    return frozenset(name for name, path in _modules().items() if _is_alias(path))
+
+
 def package_edges() -> dict[tuple[str, str], list[str]]:
-    """{(package, package it imports): the importing modules} between distinct packages."""
+    """{(package, package it imports): the importing modules} between distinct packages (alias modules left out)."""
     edges: dict[tuple[str, str], list[str]] = {}
     for module, targets in module_graph().items():
+        if module in alias_modules():
+            continue
         for target in targets:
             a, b = _node(module), _node(target)
             if a != b and a != PACKAGE:  # the root __init__ is the public facade over every package
@@ -173,7 +185,7 @@ def test_nothing_imports_an_alias_module():
     """An alias module (kept for one release, lostmid_jax._moved) is imported by no module, function-local
     imports and the packages' lazy tables included: every internal import uses the new address."""
     known = _modules()
-    aliases = {name for name, path in known.items() if _is_alias(path)}
+    aliases = alias_modules()
     assert len(aliases) >= 20
     found = sorted(f"{module} -> {target}" for module, targets in module_graph().items() if module not in aliases
                    for target in targets | (_lazy_targets(module, known[module]) if known[module].name == "__init__.py"
@@ -198,10 +210,44 @@ def test_no_experiment_imports_another():
     assert not crossing, "experiments importing other experiments:\n" + "\n".join(crossing)
 
 
-def test_runs_hold_files_only():
-    """runs/ (run directories) sits below the experiments, training and the CLI: it imports none of them."""
-    above = {f"{PACKAGE}.{name}" for name in ("analysis", "cli", "experiments", "nn", "probes", "train")}
-    found = sorted(f"{a} -> {b}" for (a, b) in package_edges() if a == f"{PACKAGE}.runs" and b in above)
+RUNS_IMPORT = {"atomic", "untrusted", "validation"}
+"""All that runs/ (storing a run) may import: how a run is shown (present/, plots/, stats/) sits above it."""
+
+
+def test_runs_store_and_import_only_the_bottom_modules():
+    found = sorted(f"{a} -> {b}: {'; '.join(sources)}" for (a, b), sources in package_edges().items()
+                   if a == f"{PACKAGE}.runs" and b.removeprefix(PACKAGE + ".") not in RUNS_IMPORT)
+    assert not found, found
+
+
+def _dynamic_imports(path: pathlib.Path) -> list[str]:
+    """Where ``path`` imports by name at run time (importlib.import_module, __import__) or names a module of the
+    experiments as a string of its own (a dotted path: what such a call or a registry default would take)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in ("import_module", "__import__"):
+                found.append(f"{path.name}:{node.lineno}: {name}(...)")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                re.fullmatch(r"(lostmid_jax)?\.*experiments(\.\w+)*", node.value.strip()):
+            found.append(f"{path.name}:{node.lineno}: {node.value!r}")
+    return found
+
+
+def test_runs_name_no_experiment_and_import_nothing_by_name():
+    """The experiments a run may name are passed in (runs.registry.register, which lostmid_jax.experiments
+    calls): runs/ imports no module by name, so no import hides from the graph."""
+    assert _dynamic_imports(ROOT / "experiments" / "__init__.py")  # the check sees import_module(...)
+    found = [hit for path in sorted((ROOT / "runs").rglob("*.py")) if not _is_alias(path)
+             for hit in _dynamic_imports(path)]
+    assert not found, found
+
+
+def test_kernels_import_no_run_directories():
+    """A compiled kernel's builder writes through lostmid_jax.atomic, not through runs/."""
+    found = sorted(f"{a} -> {b}" for (a, b) in package_edges() if a == f"{PACKAGE}.kernels" and b == f"{PACKAGE}.runs")
     assert not found, found
 
 
@@ -218,9 +264,9 @@ def test_no_process_wide_float64_switch():
 
 def test_the_graph_sees_relative_absolute_and_local_imports():
     graph = module_graph()
-    assert "lostmid_jax.runs.atomic" in graph["lostmid_jax.runs.config_file"]  # from .atomic import
+    assert "lostmid_jax.runs.inside" in graph["lostmid_jax.runs.config_file"]  # from .inside import
     assert "lostmid_jax.validation" in graph["lostmid_jax.runs.config"]  # from ..validation import
-    assert "lostmid_jax.plots.style" in graph["lostmid_jax.runs.plot"]  # function-local from ..plots import style
+    assert "lostmid_jax.plots.style" in graph["lostmid_jax.present.plot"]  # function-local from ..plots import style
 
 
 def top_level_nodes() -> set[str]:

@@ -9,7 +9,7 @@
     lostmid report RUN_DIR [--out FILE]          one self-contained HTML page of a run (cli/report.py)
     lostmid table RUN_DIR [--format md|tex|csv]  a run's main table, ready to paste (cli/table.py)
 
-This package is the top layer: it imports the experiments, runs and theory, and
+This package is the top layer: it imports the experiments, present, runs and theory, and
 nothing imports it (the layers: the package docstring of lostmid_jax; the list
 of subcommands above is checked against the registered ones by
 tests/test_architecture.py).

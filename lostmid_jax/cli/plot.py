@@ -16,9 +16,9 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     """Redraw and save; prints each file written. Into the run itself (however its path is spelled) or
     --out; an existing file that is not a figure lostmid wrote, and any other run, are never written."""
+    from ..present.plot import draw, parse_formats, save_figures
     from ..runs.load import FIGURE_FORMATS, load_run
     from ..runs.outputs import check_figure_files, figures_dir, tidied
-    from ..runs.plot import draw, parse_formats, save_figures
 
     formats = parse_formats(args.format)
     loaded = load_run(args.run_dir)

@@ -14,7 +14,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from ..runs.report import write_report
+    from ..present.report import write_report
 
     path = write_report(args.run_dir, args.out, rows=args.rows)
     print(path)

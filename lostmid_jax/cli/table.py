@@ -21,8 +21,8 @@ def experiments_with_tables() -> tuple[str, ...]:
 
 
 def run(args) -> int:
+    from ..present.paste import check_format, render
     from ..runs.load import load_run
-    from ..runs.paste import check_format, render
 
     fmt = check_format(args.format)
     loaded = load_run(args.run_dir)

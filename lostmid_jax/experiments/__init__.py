@@ -73,7 +73,7 @@ def load(name: str):
     return importlib.import_module(f"{__name__}.{name}")
 
 
-register(EXPERIMENTS, load)  # load_run (lostmid_jax.runs) finds the experiments by name
+register(EXPERIMENTS, load)  # passed in to runs/ (load_run), which imports no experiment
 
 
 def execute(exp, cfg, run_dir, **kwargs):

@@ -33,13 +33,13 @@ import sys
 import time
 import warnings
 
+from ..atomic import write_atomic
+from ..present.plot import draw_figures, failure_line, figure_title, save_figures
 from ..runs import stop
-from ..runs.atomic import write_atomic
 from ..runs.claim import REPLACE_FLAG, claim, resolve_out
 from ..runs.config import jsonable
 from ..runs.config_file import CONFIG_FILE, read_config, write_config
 from ..runs.ledger import LEDGER_FILE, recording
-from ..runs.plot import draw_figures, failure_line, figure_title, save_figures
 from ..runs.tables import (COLUMNS_FILE, UNDOCUMENTED, UndocumentedColumnsWarning, csv_name, dictionary, read_tables,
                            write_csv)
 

@@ -23,7 +23,7 @@ import json
 import os
 import pathlib
 
-from .atomic import remove_temporaries
+from ..atomic import remove_temporaries
 from .config_file import CONFIG_FILE, read_config
 from .ledger import clear
 

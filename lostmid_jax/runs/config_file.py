@@ -13,8 +13,8 @@ import pathlib
 import platform
 import subprocess
 
+from ..atomic import write_atomic
 from ..untrusted import read_json
-from .atomic import write_atomic
 from .config import jsonable
 from .inside import inside
 

@@ -21,11 +21,13 @@ import pathlib
 import shutil
 import threading
 
+from ..atomic import is_temporary, write_atomic
+
 LEDGER_FILE = ".lostmid-files"
 """The record of a run directory's own entries (hidden: the run's listing and load_run skip it)."""
 
 _MAX_BYTES = 1 << 20
-_lock = threading.RLock()  # note() writes the record through the atomic writer, which calls note()
+_lock = threading.RLock()  # note() writes the record through the atomic writer, whose guard calls note()
 _recording: dict[pathlib.Path, tuple[set, bool]] = {}  # run dir -> (names listed, the list is complete)
 
 
@@ -46,8 +48,6 @@ def read_ledger(run_dir) -> set[str] | None:
 
 
 def _write(run_dir: pathlib.Path, names: set) -> None:
-    from .atomic import write_atomic
-
     write_atomic(run_dir / LEDGER_FILE, "".join(f"{n}\n" for n in sorted(names)))
 
 
@@ -111,8 +111,6 @@ def clear(run_dir) -> tuple[list[str], list[str]]:
     Raises:
       ValueError: naming the directory when it has no record (nothing is removed then).
     """
-    from .atomic import is_temporary
-
     run_dir = pathlib.Path(run_dir)
     names = read_ledger(run_dir)
     if names is None:

@@ -34,7 +34,7 @@ from .registry import experiment_module, experiment_names
 from .tables import check_grid, read_columns, read_tables
 
 FIGURE_FORMATS = ("png", "pdf", "svg")
-"""Formats a run's figures are saved in (:func:`lostmid_jax.runs.plot.save_figures`)."""
+"""Formats a run's figures are saved in (:func:`lostmid_jax.present.plot.save_figures`)."""
 
 
 class StoredConfigWarning(UserWarning):

@@ -20,8 +20,8 @@ import os
 import pathlib
 import stat
 
+from ..atomic import is_temporary, remove_temporaries
 from ..untrusted import read_json_object
-from .atomic import is_temporary, remove_temporaries
 from .claim import resolve_out, try_lock
 from .config_file import CONFIG_FILE
 from .ledger import LEDGER_FILE, read_ledger

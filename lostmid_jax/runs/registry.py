@@ -1,20 +1,14 @@
-"""The experiments a run directory may name, registered by the package that defines them.
+"""The experiments a run directory may name, passed in by the package that defines them.
 
-runs/ imports nothing from the experiments: ``lostmid_jax.experiments`` calls
-:func:`register` when it is imported, and a lookup before that imports the
-package named by :data:`PROVIDER` (by name, so the import graph keeps runs/
-below the experiments).
+runs/ knows no experiment, by import or by name: the package that defines them
+calls :func:`register` (``lostmid_jax.experiments`` does when it is imported),
+and reading a run back before any registration is a one-line error.
 
-    register({"depth_sweep": ...}, load)      # in lostmid_jax/experiments/__init__.py
-    experiment_module("depth_sweep")          # the module, imported on demand
+    register({"depth_sweep": ("sweep", "...")}, load)   # in lostmid_jax/experiments/__init__.py
+    experiment_module("depth_sweep")                    # load("depth_sweep"): the module
 """
 
 from __future__ import annotations
-
-import importlib
-
-PROVIDER = "lostmid_jax.experiments"
-"""The package imported on the first lookup, when no experiments are registered yet."""
 
 _registered: dict = {"names": (), "load": None, "described": {}}
 
@@ -28,7 +22,8 @@ def register(names, load) -> None:
 
 def _ensure() -> dict:
     if _registered["load"] is None:
-        importlib.import_module(PROVIDER)  # registers itself
+        raise RuntimeError("no experiments are registered, so no run directory can be read back: import "
+                           "lostmid_jax.experiments first (it registers them)")
     return _registered
 
 
@@ -48,4 +43,4 @@ def describe(name: str) -> tuple[str, str]:
     return _ensure()["described"].get(name, (name, name.replace("_", " ")))
 
 
-__all__ = ["PROVIDER", "describe", "experiment_module", "experiment_names", "register"]
+__all__ = ["describe", "experiment_module", "experiment_names", "register"]

@@ -14,7 +14,7 @@ import csv
 import pathlib
 from io import StringIO
 
-from .atomic import write_atomic
+from ..atomic import write_atomic
 from .inside import inside, inside_glob
 
 COLUMNS_FILE = "columns.csv"

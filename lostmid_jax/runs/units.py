@@ -20,9 +20,9 @@ from __future__ import annotations
 import json
 import pathlib
 
+from ..atomic import replacing, write_atomic
 from ..untrusted import read_json
 from . import stop
-from .atomic import replacing, write_atomic
 from .ledger import note
 
 UNITS_DIR = "units"

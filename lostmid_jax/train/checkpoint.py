@@ -31,8 +31,8 @@ import jax
 import numpy as np
 import orbax.checkpoint as ocp
 
+from ..atomic import is_temporary, write_atomic
 from ..parallel import is_process0
-from ..runs.atomic import is_temporary, write_atomic
 from ..untrusted import read_json
 from .config import TrainConfig
 

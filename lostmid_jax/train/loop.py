@@ -43,9 +43,9 @@ import numpy as np
 from flax import nnx
 from tqdm.auto import tqdm
 
+from ..atomic import write_atomic
 from ..nn import Decoder, Execution
 from ..parallel import data_parallel, default_mesh, is_process0, mesh_size
-from ..runs.atomic import write_atomic
 from ..runs.config import jsonable
 from ..runs.stop import checked
 from ..untrusted import parse_json, read_json

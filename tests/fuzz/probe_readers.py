@@ -137,6 +137,7 @@ def _run_file(name: str, edit, command: str):
 
 LOAD_RUN = """
 import sys, warnings
+import lostmid_jax.experiments  # registers the experiments a run may name
 from lostmid_jax.runs import load_run
 try:
     with warnings.catch_warnings():

@@ -87,7 +87,7 @@ def test_degenerate_remedies_and_diagnose_tables_draw(module, tables):
 @pytest.mark.parametrize("name", experiment_params())
 def test_every_figure_of_every_experiment_draws_from_degenerate_tables(name, smoke_runs):
     from lostmid_jax.runs import load_run
-    from lostmid_jax.runs.plot import draw_figures
+    from lostmid_jax.present.plot import draw_figures
 
     run = load_run(smoke_runs(name))
     drawn = _draw_all(draw_figures(run.module, degenerate(run.tables), run.config))

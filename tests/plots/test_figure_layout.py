@@ -143,7 +143,7 @@ def test_every_figure_at_full_size_reads_cleanly(name):
 @pytest.mark.parametrize("name", experiment_params())
 def test_every_figure_of_a_smoke_run_reads_cleanly(name, smoke_runs):
     from lostmid_jax.runs import load_run
-    from lostmid_jax.runs.plot import draw
+    from lostmid_jax.present.plot import draw
 
     figures = draw(load_run(smoke_runs(name)))
     assert figures, name

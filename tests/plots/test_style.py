@@ -166,7 +166,7 @@ def test_style_selects_no_backend():
 def test_pdf_embeds_no_type3_font_and_svg_keeps_its_text(tmp_path):
     """Journals refuse Type 3 fonts: the style's PDFs embed TrueType (Type 42) fonts, mathtext included, and
     its SVGs keep labels as <text> elements (editable), not glyph paths."""
-    from lostmid_jax.runs.plot import save_figures
+    from lostmid_jax.present.plot import save_figures
 
     with style.context():
         fig = Figure(figsize=(3, 2))

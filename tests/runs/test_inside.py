@@ -8,7 +8,7 @@ import socket
 
 import pytest
 
-from lostmid_jax import cli, runs
+from lostmid_jax import cli, present, runs
 from lostmid_jax.runs.inside import check_inside, inside
 
 @pytest.fixture
@@ -53,7 +53,7 @@ def test_the_report_never_embeds_a_file_a_symlink_points_to(copy, tmp_path, caps
 def test_the_file_list_of_a_report_names_a_symlink_without_following_it(copy, tmp_path):
     (tmp_path / "big").write_bytes(b"x" * 12345)
     (copy / "notes").symlink_to(tmp_path / "big")
-    page = (runs.write_report(copy, tmp_path / "r.html")).read_text()
+    page = (present.write_report(copy, tmp_path / "r.html")).read_text()
     assert "symlink (not read)" in page and "12,345" not in page
 
 
@@ -143,7 +143,7 @@ def test_oserror_is_one_exit_2_line_naming_the_path(copy, tmp_path, capsys, monk
     import errno
     import os
 
-    from lostmid_jax.runs import atomic
+    from lostmid_jax import atomic
 
     for code in (errno.ENOSPC, errno.EFBIG, errno.EACCES):
         real = os.fdopen

@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from lostmid_jax import cli
-from lostmid_jax.runs import ledger, outputs, write_atomic
+from lostmid_jax.runs import ledger, outputs
 from lostmid_jax.runs.claim import try_lock
 
 # the cheapest run there is (as tiny_run, tests/runs/conftest.py): the exact theory rows only, no figures
@@ -125,19 +125,6 @@ def test_replace_unfinished_refuses_a_run_without_a_record(run, capsys):
     before = _snapshot(run)
     _refused([*TINY, "--out", run, "--replace-unfinished"], capsys, "has no .lostmid-files")
     assert _snapshot(run) == before
-
-
-def test_a_run_never_replaces_a_file_it_did_not_list(tmp_path):
-    (tmp_path / "results.csv").write_text("someone's table")
-    with ledger.recording(tmp_path, fresh=True):
-        write_atomic(tmp_path / "config.json", "{}")
-        with pytest.raises(ValueError, match="results.csv was not written by this run"):
-            write_atomic(tmp_path / "results.csv", "mine")
-        write_atomic(tmp_path / "config.json", "{}")  # its own file, again
-    assert (tmp_path / "results.csv").read_text() == "someone's table"
-    assert ledger.read_ledger(tmp_path) == {"config.json"}
-    (tmp_path / ledger.LEDGER_FILE).write_text("../outside\n/etc\n.\nconfig.json\n")  # a record someone sent
-    assert ledger.read_ledger(tmp_path) == {"config.json"}
 
 
 def test_temporaries_of_a_killed_report_or_plot_are_removed_by_the_next_one(run, tmp_path):

@@ -149,7 +149,7 @@ def figures(tables: dict, cfg: Config) -> dict:
 
 
 def page_title(cfg: Config) -> str:
-    """The report page's title: the checkpoint, the lengths and the sizes (runs.page)."""
+    """The report page's title: the checkpoint, the lengths and the sizes (present.page)."""
     from ...probes.checkpoint import stored_checkpoint_name
 
     lengths = ", ".join(str(t) for t in cfg.lengths)
@@ -160,8 +160,8 @@ def page_title(cfg: Config) -> str:
 def page_table(tables: dict, cfg: Config):
     """The report's results table, one row per length T: multiple-choice accuracy by passage with its 95% Wilson
     interval, the middle - ends gap with its paired interval and the position test's verdict (gaps.csv), and
-    the overall accuracy against chance (runs.page.PageTable)."""
-    from ...runs.page import PageTable
+    the overall accuracy against chance (present.page.PageTable)."""
+    from ...present.page import PageTable
     from ...stats.format import fmt_ci
     from .claims import overall_against_chance
 

@@ -163,7 +163,7 @@ PASTE_HEADER = ["T", "passage", "fact x", "MC accuracy [95% CI]", "exact match [
 def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
     """``lostmid table``: accuracy by (length, passage) with Wilson intervals, then the baseline rows, from the
     run's accuracy.csv and baselines.csv; a length measured beyond the trained context is starred."""
-    from ...runs.paste import needed
+    from ...present.paste import needed
 
     def cells(row) -> list[str]:
         return [_ci(row[n], row[f"{n}_lo"], row[f"{n}_hi"]) for n in ("accuracy", "exact", "logprob")]
@@ -232,7 +232,7 @@ def _baseline_lines(baselines: dict) -> list[str]:
 def verdict_lines(result) -> list[str]:
     """The position test and how much of the valley is the prior's; after the Details line, the attention
     against uniform and the valley law (the report folds them)."""
-    from ...runs.verdict_table import DETAILS
+    from ...present.verdict_table import DETAILS
 
     cfg, out, an = result.config, result.measured, result.analysis
     lines, details = [line for line in (_extrapolation_note(result), out.get("unknown")) if line], []

@@ -72,7 +72,7 @@ def write_examples(run_dir, rows: list[dict]):
     """<run_dir>/examples.jsonl (atomically); returns its path."""
     import pathlib
 
-    from ...runs.atomic import write_atomic
+    from ...atomic import write_atomic
 
     text = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
     return write_atomic(pathlib.Path(run_dir) / EXAMPLES_FILE, text)

@@ -164,7 +164,7 @@ def verdict(exp, records: list[dict]) -> list[str]:
     """Statements on the valley, pathways, document boundaries and document-local U, and
     retrieval accuracy against chance and across interventions (mean [95% CI] over seeds); every statement
     after the baseline's valley follows a Details line (the report folds them under its results table)."""
-    from ...runs.verdict_table import DETAILS
+    from ...present.verdict_table import DETAILS
 
     steps = sorted({r["step"] for r in records})
     first, last = steps[0], steps[-1]

@@ -345,7 +345,7 @@ def verdict_lines(result: Result) -> list[str]:
     """A short verdict (the unmodified model's position test, the remedies grouped by verdict), then, after
     the Details line, one line per remedy with its numbers and the Step-0 prediction."""
     from ...probes.remedies import is_noop
-    from ...runs.verdict_table import DETAILS
+    from ...present.verdict_table import DETAILS
 
     cfg, base = result.config, result.base
     gap = base.result.accuracy_gap
@@ -398,7 +398,7 @@ def figures(tables: dict, cfg: Config) -> dict:
 
 
 def page_title(cfg: Config) -> str:
-    """The report page's title: the checkpoint, the length and the sizes (runs.page)."""
+    """The report page's title: the checkpoint, the length and the sizes (present.page)."""
     from ...probes.checkpoint import stored_checkpoint_name
 
     return (f"Inference-time remedies on {stored_checkpoint_name(cfg.weights)} at T = {cfg.length}: "
@@ -407,8 +407,8 @@ def page_title(cfg: Config) -> str:
 
 def page_table(tables: dict, cfg: Config):
     """The report's results table from effects.csv: remedy, verdict, the middle and ends accuracy differences
-    with their 95% paired intervals, the Step-0 ratio (runs.page.PageTable)."""
-    from ...runs.page import PageTable
+    with their 95% paired intervals, the Step-0 ratio (present.page.PageTable)."""
+    from ...present.page import PageTable
 
     effects = tables["effects"]
     ci = lambda r, c: fmt_ci(r[c], r[f"{c}_lo"], r[f"{c}_hi"], "+.3f", missing="")  # noqa: E731
@@ -426,7 +426,7 @@ def page_table(tables: dict, cfg: Config):
 
 def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
     """``lostmid table``: the report page's results table (:func:`page_table`) as rows of text cells."""
-    from ...runs.paste import needed
+    from ...present.paste import needed
 
     needed(tables, "effects", NAME)
     page = page_table(tables, None)

@@ -170,8 +170,8 @@ def figures(tables: dict, cfg: Config) -> dict:
 
 
 def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
-    """``lostmid table``: the claims table (one row per judged claim of verdict.txt, runs.verdict_table)."""
-    from ...runs.verdict_table import claim_rows
+    """``lostmid table``: the claims table (one row per judged claim of verdict.txt, present.verdict_table)."""
+    from ...present.verdict_table import claim_rows
 
     rows = claim_rows(verdict)
     if not rows:

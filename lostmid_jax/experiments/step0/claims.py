@@ -32,7 +32,7 @@ import re
 
 import numpy as np
 
-from ...runs.verdict_table import DETAILS
+from ...present.verdict_table import DETAILS
 from ...stats.format import fmt, fmt_interval
 from ...stats.verdicts import INCONCLUSIVE, REFUTED, REPRODUCED, claim_text, decide, decide_shape
 from .report import CLAIMS, PEAK_TO_TROUGH_BAND, THRESHOLDS, metric_ci
@@ -127,7 +127,7 @@ def table(summaries: dict) -> str:
 
 
 def _line(label: str, measured: str, v, paper: float | None) -> str:
-    """'  label: measured: OUTCOME (reason; paper X)', the claim's one line (lostmid_jax.runs.verdict_table reads
+    """'  label: measured: OUTCOME (reason; paper X)', the claim's one line (lostmid_jax.present.verdict_table reads
     it)."""
     cite = "" if paper is None else f"; paper {paper:g}"
     return f"  {label}: {measured}: {v.outcome} ({v.reason}{cite})"

@@ -33,7 +33,7 @@ import tempfile
 import jax
 import jaxlib
 
-from ...runs.atomic import TEMPORARY_SUFFIX, write_atomic
+from ...atomic import TEMPORARY_SUFFIX, write_atomic
 
 SOURCE = pathlib.Path(__file__).with_name("attention.cc")
 HEADERS = (pathlib.Path(__file__).with_name("tiles.h"),)

@@ -13,7 +13,7 @@ import pytest
 
 from lostmid_jax import cli, runs
 from run_params import experiment_params
-from lostmid_jax.runs import build_html
+from lostmid_jax.present import build_html
 from lostmid_jax.stats.intervals import wilson_interval
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -165,7 +165,7 @@ def test_report_of_a_run_without_figure_files_draws_them(smoke_runs, tmp_path, m
     test_plot_cli redraws the real ones)."""
     from matplotlib.figure import Figure
 
-    from lostmid_jax.runs import report
+    from lostmid_jax.present import report
 
     def draw(run):
         figures = {stem: Figure(figsize=(1, 1)) for stem in ("a", "b")}
@@ -338,8 +338,8 @@ def test_run_strings_are_escaped_in_title_results_and_verdict(smoke_runs, tmp_pa
 
 
 def test_a_results_table_escapes_its_cells():
-    from lostmid_jax.runs.page import PageTable
-    from lostmid_jax.runs.report import _results_html
+    from lostmid_jax.present.page import PageTable
+    from lostmid_jax.present.report import _results_html
 
     html_text = _results_html(PageTable(("a<b", "verdict"), (("<i>x</i>", "helps <b>"), ("", "hurts")), note="<u>n",
                                         outcomes=(1,)))

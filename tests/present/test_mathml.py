@@ -1,10 +1,10 @@
-"""runs.mathml: the generated MathML's structure (parsed as XML), and the report's math in the page's font."""
+"""present.mathml: the generated MathML's structure (parsed as XML), and the report's math in the page's font."""
 
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from lostmid_jax.runs.mathml import inline
+from lostmid_jax.present.mathml import inline
 
 
 def _math(html_text: str) -> ET.Element:
@@ -45,7 +45,7 @@ def test_the_page_sets_math_in_its_own_font():
     """The report's CSS gives math the body's font family (browsers default to a math font otherwise)."""
     import re
 
-    from lostmid_jax.runs import report
+    from lostmid_jax.present import report
 
     fonts = dict(re.findall(r"^(body|math) \{ font-family: ([^;]+);", report._CSS, re.M))
     assert fonts.keys() == {"body", "math"} and fonts["math"] == fonts["body"] == report._FONT

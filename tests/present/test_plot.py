@@ -42,7 +42,7 @@ def test_plot_writes_beside_the_run_by_default(smoke_runs, tmp_path, monkeypatch
 
     from matplotlib.figure import Figure
 
-    from lostmid_jax.runs import plot
+    from lostmid_jax.present import plot
 
     def draw(run):
         fig = Figure(figsize=(1, 1))
@@ -91,7 +91,7 @@ def test_plot_refuses_a_directory_that_is_not_a_run(tmp_path, capsys):
 def test_file_list_titles_are_plain_text_with_separated_lines():
     from matplotlib.figure import Figure
 
-    from lostmid_jax.runs.plot import figure_title
+    from lostmid_jax.present.plot import figure_title
 
     fig = Figure()
     fig.subplots().set_title("toy: $\\|\\partial y_L / \\partial x_j\\|_F$ vs theory\n"

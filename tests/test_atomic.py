@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from lostmid_jax.runs import atomic, is_temporary, replacing, write_atomic
+from lostmid_jax import atomic
+from lostmid_jax.atomic import is_temporary, replacing, write_atomic
 
-PACKAGE = pathlib.Path(atomic.__file__).resolve().parents[1]
+PACKAGE = pathlib.Path(atomic.__file__).resolve().parent
 
 
 def test_write_atomic_keeps_text_as_given_and_leaves_no_temporary(tmp_path):
@@ -57,10 +58,11 @@ def test_two_writers_get_distinct_temporaries(tmp_path):
 
 
 def test_every_writer_of_the_package_uses_the_atomic_writer():
-    """No module but runs/atomic.py opens a file for writing by a fixed temporary name or writes a run file
-    with write_text/write_bytes/open(..., "w") directly (nn/hf/files.py's save_hf and probes/tokenizer.py's
-    save_tokenizer write a new export directory, not a run's files, and are allowed)."""
-    allowed = {"runs/atomic.py", "nn/hf/files.py", "probes/tokenizer.py"}
+    """No module but atomic.py opens a file for writing by a fixed temporary name or writes a run file
+    with write_text/write_bytes/open(..., "w") directly (nn/hf/files.py's save_hf and
+    retrieval/tokenizer_builders.py's save_tokenizer write a new export directory, not a run's files, and are
+    allowed)."""
+    allowed = {"atomic.py", "nn/hf/files.py", "retrieval/tokenizer_builders.py"}
     offenders = []
     pattern = re.compile(r"\.write_text\(|\.write_bytes\(|open\([^)]*[\"'][wa]b?[\"']|\.tmp[\"']")
     for path in PACKAGE.rglob("*.py"):
@@ -79,3 +81,21 @@ def test_every_writer_of_the_package_uses_the_atomic_writer():
 def test_temporary_names_are_hidden_and_recognized():
     assert is_temporary(".MANIFEST.k2j3.tmp", "MANIFEST") and not is_temporary("MANIFEST", "MANIFEST")
     assert os.path.basename(".x.abc.tmp").startswith(".")
+
+
+def test_a_guard_sees_each_path_first_and_may_refuse_the_write(tmp_path, monkeypatch):
+    monkeypatch.setattr(atomic, "_guards", [])
+    seen = []
+    atomic.add_guard(seen.append)
+    atomic.add_guard(seen.append)  # once only
+    write_atomic(tmp_path / "a.txt", "a")
+    assert seen == [tmp_path / "a.txt"]
+
+    def refuse(path):
+        raise ValueError(f"{path.name} refused")
+
+    atomic.add_guard(refuse)
+    with pytest.raises(ValueError, match="b.txt refused"):
+        write_atomic(tmp_path / "b.txt", "b")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]  # nothing written, no temporary
+
