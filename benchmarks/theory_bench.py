@@ -10,7 +10,7 @@ Prints, for this machine:
      L x L matrices, as attention-rollout code does it) at L = 2048, H = 24
      (target >= 1000x);
   4. the structured rows of other attention priors (sliding window, chunks;
-     lostmid_jax.theory.priors) against the same dense rollout with their
+     lostmid_jax.masks) against the same dense rollout with their
      dense Step-0 matrix, L = 2048, H = 24 (target >= 100x);
   5. the causal row through the shared structured operator (what
      influence_row runs) against a dedicated causal loop, the candidate fast

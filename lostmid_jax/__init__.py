@@ -23,7 +23,7 @@ this list, the layers and the commands below against the source):
     runs         run directories stored and read back: claiming one,
                  config.json, CSV files, units, load_run; the experiments a
                  run may name are registered into it, never imported.
-    io, results, report   aliases of runs and present for one release.
+    io, results, report   aliases of runs and present for one release (lostmid_jax._moved).
     kernels      the fused CPU attention kernel, compiled only when a run
                  selects it.
     nn           Flax NNX decoder stacks: an architecture-only DecoderConfig,
@@ -36,6 +36,9 @@ this list, the layers and the commands below against the source):
     probes       what practitioners measure on a trained model:
                  position-controlled retrieval, remedies, its tokenizer.
     train        synthetic tasks, optimizer steps, checkpoints, snapshots.
+    retrieval    position-controlled retrieval as token ids, below train and probes
+                 (train never imports probes): the paired design (ProbeSet), the
+                 token-level probe, the tokenizers built here.
     experiments  one module or package per experiment (depth_sweep,
                  counterfactuals, step0, step0_study, pretrained_vs_init,
                  micro_training, remedies, diagnose): a frozen config,
@@ -48,11 +51,13 @@ this list, the layers and the commands below against the source):
     compile_time   seconds JAX spends compiling, from its monitoring events (--profile).
     validation   argument checks: a ValueError naming the argument and range.
     _lazy        lazy package attributes (importing a package loads no jax).
+    _moved       old addresses kept for one release: the registry (old -> new, end release) and
+                 MovedWarning, given once per process (CHANGELOG.md lists the same).
 
 Layers, top to bottom: each imports only the groups to its right (">"):
-    cli > experiments > train > probes > analysis > nn > kernels > io, results, report > present
+    cli > experiments > train, probes > retrieval > analysis > nn > kernels > io, results, report > present
     > plots > stats > theory > masks > resources > runs
-    > atomic, validation, untrusted, compile_cache, compile_time, parallel, _lazy
+    > atomic, validation, untrusted, compile_cache, compile_time, parallel, _lazy > _moved
 
 Commands (``lostmid --help``): lostmid theory | sweep | counterfactuals | step0 |
 step0-study | compare | train | remedies | diagnose | rerun | plot | report | table.

@@ -1,10 +1,5 @@
-"""Alias kept for one release: load_run lives in :mod:`lostmid_jax.runs.load`, figures in :mod:`lostmid_jax.present.plot`,
-tables in :mod:`lostmid_jax.runs.tables`."""
+"""Alias for one release: load_run and tables live in :mod:`lostmid_jax.runs`, figures in :mod:`lostmid_jax.present.plot`."""
 
-from .runs.load import FIGURE_FORMATS, Run, StoredConfigWarning, load_run
-from .present.plot import draw, draw_figures, figure_title, parse_formats, save_figures
-from .runs.tables import COLUMNS_FILE, UNDOCUMENTED, UndocumentedColumnsWarning, read_columns, read_table, read_tables
+from ._moved import alias
 
-__all__ = ["COLUMNS_FILE", "FIGURE_FORMATS", "Run", "StoredConfigWarning", "UNDOCUMENTED",
-           "UndocumentedColumnsWarning", "draw", "draw_figures", "figure_title", "load_run", "parse_formats",
-           "read_columns", "read_table", "read_tables", "save_figures"]
+__getattr__, __dir__, __all__ = alias(__name__)

@@ -30,10 +30,10 @@ import pathlib
 import numpy as np
 from matplotlib.figure import Figure
 
-from lostmid_jax import compile_cache, experiments, io, theory
+from lostmid_jax import compile_cache, experiments, runs, theory
 from lostmid_jax.experiments import depth_sweep
 from lostmid_jax.experiments.arguments import nest
-from lostmid_jax.experiments.configs import from_dict
+from lostmid_jax.runs.config import from_dict
 from lostmid_jax.experiments.script import default_run_dir
 from lostmid_jax.plots import style
 
@@ -101,7 +101,7 @@ here = pathlib.Path.cwd().resolve()
 root = next((d for d in (here, *here.parents) if (d / "pyproject.toml").is_file()), here)
 out = default_run_dir(os.environ.get("LOSTMID_RUNS", root / "runs"), "notebooks")
 experiments.execute(depth_sweep, cfg, out, progress=False, echo=None)
-run = io.load_run(out)
+run = runs.load_run(out)
 figs = depth_sweep.figures(run.tables, run.config)
 print(run.verdict)
 

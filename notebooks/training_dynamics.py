@@ -24,7 +24,7 @@
 # This notebook runs the same experiment as `lostmid train`
 # (`sims/micro_training.py`) into `runs/notebooks/<timestamp>/` (set
 # `LOSTMID_RUNS` to write elsewhere), then reads the run back with
-# `lostmid_jax.io.load_run` and draws its figures from the saved tables.
+# `lostmid_jax.runs.load_run` and draws its figures from the saved tables.
 # Set `LOSTMID_SMOKE=1` for the `--smoke` size (the tests do).
 
 # %%
@@ -34,10 +34,10 @@ import pathlib
 
 import numpy as np
 
-from lostmid_jax import compile_cache, experiments, io
+from lostmid_jax import compile_cache, experiments, runs
 from lostmid_jax.experiments import micro_training
 from lostmid_jax.experiments.arguments import nest
-from lostmid_jax.experiments.configs import from_dict
+from lostmid_jax.runs.config import from_dict
 from lostmid_jax.experiments.script import default_run_dir
 from lostmid_jax.train import load_trained
 
@@ -59,7 +59,7 @@ result = experiments.execute(micro_training, exp, out, progress=False)
 # these tables alone, exactly as `lostmid plot RUN_DIR` redraws them.
 
 # %%
-run = io.load_run(out)
+run = runs.load_run(out)
 figs = micro_training.figures(run.tables, run.config)
 run.tables["snapshots"].head()
 

@@ -9,7 +9,7 @@ Shapes: L positions, D width, H depth, K cotangents, P pathways.
     a_l = attention_strength(model, x)            # [H] effective attention strength
     raw, ratio = attention_received(model, x)     # [H, N, L] attention each key receives, raw and vs uniform
     prior = prior_for(model.cfg, L)               # the model's Step-0 theory prior
-    metrics.spearman(prof.norms, theory_row)      # comparison metrics (lostmid_jax.stats)
+    profile_metrics.spearman(prof.norms, theory_row)   # comparison metrics (lostmid_jax.stats)
 
 The Jacobian engine runs one way: a validated ProfileRequest (request.py) ->
 a MemoryPlan (memory.py) -> the engine (squared cotangent norms, shard_map
@@ -44,7 +44,7 @@ _EXPORTS = {
     "fit_constant_alpha": ".theory_fit",
     "theory_row": ".theory_fit",
 }
-_SUBMODULES = ('metrics', 'uncertainty')
+_SUBMODULES = ()
 
 __all__ = [
     "Agreement",
@@ -61,8 +61,6 @@ __all__ = [
     "fit_constant_alpha",
     "influence_profile",
     "mapped_profiles",
-    "metrics",
-    "uncertainty",
     "pathway_profiles",
     "prior_for",
     "run_profile",

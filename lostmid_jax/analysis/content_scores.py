@@ -91,7 +91,7 @@ def score_statistics(probs, allowed, bias=None) -> ContentScores:
 
 
 def alibi_bias(heads: int, length: int, rule: str) -> np.ndarray:
-    """-m_h |i - j| [N, L, L] with the slopes of ``rule`` (:mod:`lostmid_jax.theory.alibi_slopes`)."""
+    """-m_h |i - j| [N, L, L] with the slopes of ``rule`` (:mod:`lostmid_jax.masks.alibi_slopes`)."""
     from ..masks.alibi_slopes import float_slopes
 
     d = np.abs(np.subtract.outer(np.arange(length), np.arange(length)))

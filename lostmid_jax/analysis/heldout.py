@@ -1,14 +1,13 @@
-"""Moved to :mod:`lostmid_jax.stats.heldout`; kept for one release."""
+"""Alias for one release: held-out scoring lives in :mod:`lostmid_jax.stats.heldout`."""
 
-from ..stats.heldout import MISFIT_ROWS, HeldoutScore, Split, fit_rows, heldout_score, rms_log_error, split_halves
-from ..stats.misfit import log_misfit
+from .._moved import alias
+
+__getattr__, __dir__, __all__ = alias(__name__)
 
 
 def misfit_chi2(p, q) -> float:
-    """Deprecated: chi2 / dof of :func:`lostmid_jax.stats.misfit.log_misfit` (the one misfit statistic) of the
+    """Deprecated: chi2 / dof of :func:`lostmid_jax.stats.misfit.misfit_test` (the one misfit statistic) of the
     normalized rows p [T, B] against q [B]. Until this release it was mean_b ((d_b - mean d) pbar_b / se_b)^2."""
-    return log_misfit(p, q).reduced
+    from ..stats.misfit import misfit_test
 
-
-__all__ = ["MISFIT_ROWS", "HeldoutScore", "Split", "fit_rows", "heldout_score", "misfit_chi2", "rms_log_error",
-           "split_halves"]
+    return misfit_test(p, q).reduced

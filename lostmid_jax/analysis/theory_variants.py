@@ -27,8 +27,8 @@ the diagonal kappa_l = diag(k_{l,i}^2), the model of independent positions.
 
 The parameter-free a_l of the paper's mixture is jacobian_a's g_l / (1 + g_l), the
 branch-Jacobian gain, not measured_a's forward-pass ratio.
-The row math is :mod:`lostmid_jax.theory.variants` (its names are re-exported
-here for one release); this module turns the fitting rows' measurements into a row.
+The row math is :mod:`lostmid_jax.theory.variants` (its names read here warn
+for one release: lostmid_jax._moved); this module turns the fitting rows' measurements into a row.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import theory
-from ..theory.variants import (EXACT_LIMIT, elementary_symmetric, jacobian_alphas, key_gain_row, positionwise_row,
-                               power_rows, random_matrix_row)
+from .._moved import old_names
+from ..theory.variants import jacobian_alphas, key_gain_row, positionwise_row, random_matrix_row
 from .theory_fit import fit_constant_alpha, theory_row
 
 VARIANTS = ("fitted_a", "measured_a", "jacobian_a", "random_matrix", "random_matrix_keys",
@@ -106,5 +106,7 @@ def variant_row(variant: str, length: int, *, profiles=None, alphas=None, gains_
     return random_matrix_row(length, g2, prior=prior), {}
 
 
-__all__ = ["DESCRIPTIONS", "EXACT_LIMIT", "LABELS", "VARIANTS", "ZERO_PARAMETER", "elementary_symmetric",
-           "jacobian_alphas", "key_gain_row", "positionwise_row", "power_rows", "random_matrix_row", "variant_row"]
+__all__ = ["DESCRIPTIONS", "LABELS", "VARIANTS", "ZERO_PARAMETER", "variant_row"]
+
+
+__getattr__ = old_names(__name__)  # theory.variants' names read here: lostmid_jax._moved.NAMES (warn once)

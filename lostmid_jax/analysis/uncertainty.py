@@ -1,8 +1,5 @@
-"""Moved to :mod:`lostmid_jax.stats.agreement` (Misfit, log_misfit: :mod:`lostmid_jax.stats.misfit`); kept for one release."""
+"""Alias for one release: agreement and its intervals live in :mod:`lostmid_jax.stats.agreement` (Misfit, log_misfit: :mod:`lostmid_jax.stats.misfit`)."""
 
-from ..stats.agreement import (LEVEL, Agreement, agreement, bin_matrix, bootstrap_interval, bootstrap_weights,
-                               expansion, noise_ceiling, row_bootstrap_ci, spearman_rows, wasserstein_rows)
-from ..stats.misfit import Misfit, log_misfit
+from .._moved import alias
 
-__all__ = ["LEVEL", "Agreement", "Misfit", "agreement", "bin_matrix", "bootstrap_interval", "bootstrap_weights",
-           "expansion", "log_misfit", "noise_ceiling", "row_bootstrap_ci", "spearman_rows", "wasserstein_rows"]
+__getattr__, __dir__, __all__ = alias(__name__)

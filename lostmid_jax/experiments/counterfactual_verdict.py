@@ -1,5 +1,5 @@
-"""Alias kept for one release: the counterfactual verdict lives in :mod:`lostmid_jax.experiments.counterfactuals.claims`."""
+"""Alias for one release: the counterfactual verdict lives in :mod:`lostmid_jax.experiments.counterfactuals.claims`."""
 
-from .counterfactuals.claims import CATEGORIES, classify, verdict_lines
+from .._moved import alias
 
-__all__ = ["CATEGORIES", "classify", "verdict_lines"]
+__getattr__, __dir__, __all__ = alias(__name__)

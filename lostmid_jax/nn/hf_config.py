@@ -1,4 +1,5 @@
-"""Alias for one release: config.json <-> DecoderConfig now lives in lostmid_jax.nn.hf (families.py, files.py)."""
+"""Alias for one release: config.json <-> DecoderConfig lives in :mod:`lostmid_jax.nn.hf.families` and :mod:`lostmid_jax.nn.hf.files`."""
 
-from .hf.families import FAMILIES, config_from_hf, config_to_hf, family_of  # noqa: F401
-from .hf.files import INDEX, WEIGHTS, read_config, read_json_object, weights_file  # noqa: F401
+from .._moved import alias
+
+__getattr__, __dir__, __all__ = alias(__name__)

@@ -1,3 +1,5 @@
-"""Alias for one release: tensor layouts now live in each family module of lostmid_jax.nn.hf (families.py)."""
+"""Alias for one release: tensor layouts live in the family modules of :mod:`lostmid_jax.nn.hf` (:mod:`lostmid_jax.nn.hf.families`)."""
 
-from .hf.families import IGNORED_SUFFIXES, PREFIX, from_hf, to_hf  # noqa: F401
+from .._moved import alias
+
+__getattr__, __dir__, __all__ = alias(__name__)

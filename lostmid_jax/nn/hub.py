@@ -1,3 +1,5 @@
-"""Alias for one release: hub ids in the local cache now live in lostmid_jax.nn.hf.hub."""
+"""Alias for one release: hub ids in the local cache live in :mod:`lostmid_jax.nn.hf.hub`."""
 
-from .hf.hub import WEIGHT_PATTERNS, resolve_checkpoint  # noqa: F401
+from .._moved import alias
+
+__getattr__, __dir__, __all__ = alias(__name__)

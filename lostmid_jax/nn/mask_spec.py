@@ -1,3 +1,5 @@
-"""Alias: MaskSpec and MASK_KINDS live in :mod:`lostmid_jax.masks.spec` now."""
+"""Alias for one release: MaskSpec and MASK_KINDS live in :mod:`lostmid_jax.masks.spec`."""
 
-from ..masks.spec import MASK_KINDS, MaskSpec, mask_of  # noqa: F401
+from .._moved import alias
+
+__getattr__, __dir__, __all__ = alias(__name__)

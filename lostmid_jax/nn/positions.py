@@ -117,7 +117,7 @@ def rope(x: jnp.ndarray, positions: jnp.ndarray, theta: float, scaling: RopeScal
 
 
 def alibi_slopes(heads: int, rule: str = "alibi") -> np.ndarray:
-    """ALiBi slopes m_h = 2^e_h, h = 1..N, by the rule of :mod:`lostmid_jax.theory.alibi_slopes`.
+    """ALiBi slopes m_h = 2^e_h, h = 1..N, by the rule of :mod:`lostmid_jax.masks.alibi_slopes`.
 
     "alibi" (default) is the published rule for any head count; "geometric"
     is 2^(-8 h / N) for every N.

@@ -14,7 +14,8 @@ fact_files (the --facts file: facts, the paper's multi-document QA and
 key-value formats), filler (text cut between whole words),
 tokenizer (reading the model's tokenizer; a word-level one built with the
 `tokenizers` library), scoring (log-probabilities, ranks, exact match),
-position_test (intervals and the paired middle-vs-ends difference),
+accuracy_by_passage (accuracy per passage with intervals, the paired middle-vs-ends
+difference: position_test),
 checkpoint (the model a probe runs on: a checkpoint and its tokenizer, or the
 tiny random Llama of --smoke; the probe set from an experiment's fields),
 unknown (strings the tokenizer maps to [UNK] and answers that tokenize alike,
@@ -32,27 +33,27 @@ from .._lazy import lazy_exports
 _EXPORTS = {
     "DocumentExample": ".fact_files",
     "Fact": ".fact_files",
-    "ProbeSet": ".documents",
+    "ProbeSet": "..retrieval.design",
     "builtin_facts": ".documents",
     "builtin_vocabulary": ".documents",
     "read_corpus": ".documents",
     "read_facts": ".fact_files",
     "document_probes": ".documents",
     "text_probes": ".documents",
-    "token_probes": ".documents",
+    "token_probes": "..retrieval.token_probes",
     "TextTokenizer": ".tokenizer",
     "load_tokenizer": ".tokenizer",
-    "save_tokenizer": ".tokenizer",
-    "word_tokenizer": ".tokenizer",
-    "bpe_tokenizer": ".tokenizer",
+    "save_tokenizer": "..retrieval.tokenizer_builders",
+    "word_tokenizer": "..retrieval.tokenizer_builders",
+    "bpe_tokenizer": "..retrieval.tokenizer_builders",
     "ProbeScores": ".scoring",
     "check_fits": ".scoring",
     "score_probes": ".scoring",
-    "PositionResult": ".position_test",
-    "middle_passages": ".position_test",
-    "position_test": ".position_test",
+    "PositionResult": ".accuracy_by_passage",
+    "middle_passages": ".accuracy_by_passage",
+    "position_test": ".accuracy_by_passage",
 }
-_SUBMODULES = ("checkpoint", "context", "cost", "documents", "fact_files", "filler", "position_test", "scoring",
+_SUBMODULES = ("accuracy_by_passage", "checkpoint", "context", "cost", "documents", "fact_files", "filler", "scoring",
                "tokenizer", "unknown")
 
 __all__ = sorted(_EXPORTS) + list(_SUBMODULES)

@@ -49,7 +49,8 @@ def tiny_config():
 
 def tiny_tokenizer():
     """The tiny Llama's word-level tokenizer as a :class:`.tokenizer.TextTokenizer` (built here, nothing read)."""
-    from .tokenizer import BOS, from_tokenizers, word_tokenizer
+    from ..retrieval.tokenizer_builders import BOS, word_tokenizer
+    from .tokenizer import from_tokenizers
 
     tok = word_tokenizer(tiny_words())
     return from_tokenizers(tok, source=f"{RANDOM_TINY} (word level)", bos_id=tok.token_to_id(BOS))
@@ -67,7 +68,7 @@ def write_tiny_checkpoint(path, *, gain: float = 1.0, seed: int = TINY_SEED) -> 
     from flax import nnx
 
     from ..nn import Decoder, save_hf
-    from .tokenizer import save_tokenizer, word_tokenizer
+    from ..retrieval.tokenizer_builders import save_tokenizer, word_tokenizer
 
     model_cfg = tiny_config()
     model = Decoder(model_cfg, rngs=nnx.Rngs(seed))
@@ -217,7 +218,8 @@ def load_checkpoint(cfg, run_dir, *, gain: float = 1.0):
 
 def build_probes(cfg, tok, vocab_size: int, length: int):
     """The probe set of ``cfg`` at prompt length T = ``length`` (text with ``tok``, or token ids)."""
-    from .documents import read_corpus, text_probes, token_probes
+    from ..retrieval.token_probes import token_probes
+    from .documents import read_corpus, text_probes
 
     if cfg.mode == "tokens":
         return token_probes(vocab_size, examples=cfg.examples, passages=cfg.passages, length=length,

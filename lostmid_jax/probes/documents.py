@@ -5,7 +5,7 @@ candidates (candidate 0 is the right answer), A the longest candidate in tokens.
 
     facts = builtin_facts(40)                              # deterministic, no download (or read_facts(FILE))
     probes = text_probes(tok, facts, passages=5, length=1024)   # tok: tokenizer.load_tokenizer(...)
-    probes = token_probes(vocab_size, examples=40, length=256)  # token level: no tokenizer, any model
+    probes = token_probes(vocab_size, examples=40, length=256)  # token level (lostmid_jax.retrieval): any model
     probes.prompts [E, k, T]; probes.answers [E, C, A]; probes.answer_lengths [E, C]; probes.fact_start [E, k]
 
 **Paired design.** Example e has one fact, k filler passages, a question and
@@ -41,21 +41,21 @@ whole distractor documents). Distractor answers are other facts' answers
 prompt [BOS] Q (no passage) and the oracle prompt [BOS] F Q (the fact or gold
 document alone): one-passage probe sets whose prompts differ in length.
 
-**Tokens.** :func:`token_probes`: passages of random filler ids, the fact a
-key of ``key_tokens`` ids followed by its value of ``value_tokens`` ids, the
-question a separator id then the key, the answer the value; distractors are
-other values. Ids are drawn from [``low``, vocab_size), so a model's special
-ids can be kept out.
+The paired layout itself (:class:`~lostmid_jax.retrieval.design.ProbeSet`, the
+assembly of a prompt, the baselines) and the token-level probe, keys and values
+as random ids with no tokenizer (:func:`lostmid_jax.retrieval.token_probes.token_probes`),
+live in :mod:`lostmid_jax.retrieval`, below training and probing.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import pathlib
 
 import numpy as np
 
+from .._moved import old_names
+from ..retrieval.design import ProbeSet, assemble, baselines, budgets, check_design, probe_set
 from ..untrusted import check_inside, parse_json, read_text_file
 from ..validation import check_int
 from .fact_files import DocumentExample, Fact, read_facts
@@ -138,91 +138,6 @@ def read_corpus(directory) -> tuple[str, ...]:
     return tuple(paragraphs)
 
 
-@dataclasses.dataclass(frozen=True, eq=False)
-class ProbeSet:
-    """Prompts and answer candidates of a position-controlled probe (module docstring).
-
-    Attributes:
-      prompts: [E, k, T] int32; prompts[e, p - 1] holds the fact in passage p.
-      answers: [E, C, A] int32 candidate answer ids (candidate 0 right), padded with 0.
-      answer_lengths: [E, C] int32 ids of each candidate (>= 1).
-      fact_start: [E, k] int32 0-based index of the fact's first id in each prompt.
-      fact_length: [E] int32 ids of each example's fact.
-      mode: "text" or "tokens".
-      prompt_lengths: [E, k] int32 ids of each prompt when they differ (the rest of the row is padding, 0),
-        or None: every prompt is T ids long.
-      candidate_text: text mode: [E][C] the candidates' strings; None in mode "tokens".
-      baselines: {"closed-book": the question alone, "oracle": the fact (gold document) alone and the
-        question}: ProbeSets of one passage whose prompts differ in length (prompt_lengths).
-    """
-
-    prompts: np.ndarray
-    answers: np.ndarray
-    answer_lengths: np.ndarray
-    fact_start: np.ndarray
-    fact_length: np.ndarray
-    mode: str
-    prompt_lengths: np.ndarray | None = None
-    candidate_text: tuple | None = None
-    baselines: dict = dataclasses.field(default_factory=dict)
-
-    @property
-    def examples(self) -> int:
-        return self.prompts.shape[0]
-
-    @property
-    def passages(self) -> int:
-        return self.prompts.shape[1]
-
-    @property
-    def length(self) -> int:
-        return self.prompts.shape[2]
-
-    @property
-    def candidates(self) -> int:
-        return self.answers.shape[1]
-
-    @property
-    def positions_needed(self) -> int:
-        """Positions a scoring forward uses: T + A - 1 (the prompt and all but the last answer id)."""
-        return self.length + self.answers.shape[2] - 1
-
-    def prompt(self, e: int, p: int) -> np.ndarray:
-        """The ids of prompt (e, p) (0-based), without padding."""
-        n = self.length if self.prompt_lengths is None else int(self.prompt_lengths[e, p])
-        return self.prompts[e, p, :n]
-
-
-def check_design(passages, length, candidates) -> tuple[int, int, int]:
-    """passages >= 2, length >= 8, candidates >= 2 (ValueError naming the argument)."""
-    return (check_int("passages", passages, 2), check_int("length", length, 8), check_int("candidates", candidates, 2))
-
-
-def _assemble(pieces: list[list[int]], cuts: list[int], fact: list[int], passage: int, sep: list[int],
-              head: list[int], tail: list[int]) -> tuple[list[int], int]:
-    """head F_1 S ... F_p' ... S F_k tail with the fact at offset cuts[p] of passage ``passage`` (0-based)."""
-    out = list(head)
-    start = -1
-    for i, filler in enumerate(pieces):
-        if i:
-            out += sep
-        if i == passage:
-            out += filler[:cuts[i]]
-            start = len(out)
-            out += fact + filler[cuts[i]:]
-        else:
-            out += filler
-    return out + tail, start
-
-
-def _budgets(total: int, k: int) -> list[int]:
-    base, extra = divmod(total, k)
-    if base < 2:
-        raise ValueError(f"length leaves {total} filler ids for {k} passages; need >= 2 per passage "
-                         f"(raise length or lower passages)")
-    return [base + (i < extra) for i in range(k)]
-
-
 def _sentences(rng):
     while True:
         yield builtin_sentences(rng, 1)[0]
@@ -282,9 +197,9 @@ def text_probes(tokenizer, facts, *, passages: int = 5, length: int = 1024, cand
             raise ValueError(f"facts: fact {e + 1} ({fact.fact[:40]!r}...) is {len(fact_ids[-1])} ids long and its "
                              f"question {len(tails[-1])} ids: with {passages} passages of >= 2 ids they need length "
                              f">= {fixed + 2 * passages}, and length is {length}; shorten the fact or raise length")
-        pieces, ends = zip(*(words.take(b) for b in _budgets(length - fixed, passages)))
+        pieces, ends = zip(*(words.take(b) for b in budgets(length - fixed, passages)))
         cuts = [sentence_cut(len(piece), end) for piece, end in zip(pieces, ends)]
-        rows = [_assemble(list(pieces), cuts, fact_ids[-1], p, sep, head, tails[-1]) for p in range(passages)]
+        rows = [assemble(list(pieces), cuts, fact_ids[-1], p, sep, head, tails[-1]) for p in range(passages)]
         prompts.append([r[0] for r in rows])
         starts.append([r[1] for r in rows])
     return _text_set(encode, facts, head, fact_ids, tails, prompts, starts, candidates, rng)
@@ -373,87 +288,12 @@ def _text_set(encode, facts, head, fact_ids, tails, prompts, starts, candidates:
     answers_text = [f.answer for f in facts]
     choices = [tuple([f.answer] + _distractors(answers_text, e, candidates - 1, rng)) for e, f in enumerate(facts)]
     answers = [[encode(ANSWER.format(answer=a)) for a in c] for c in choices]
-    return _probe_set(prompts, starts, answers, [len(f) for f in fact_ids], "text", candidate_text=tuple(choices),
-                      baselines=_baselines(head, fact_ids, tails, answers, "text", tuple(choices)))
+    return probe_set(prompts, starts, answers, [len(f) for f in fact_ids], "text", candidate_text=tuple(choices),
+                     baselines=baselines(head, fact_ids, tails, answers, "text", tuple(choices)))
 
 
-def _baselines(head, fact_ids, tails, answers, mode: str, candidate_text=None) -> dict:
-    """{"closed-book": [BOS] Q, "oracle": [BOS] F Q} per example, as one-passage ProbeSets."""
-    closed = [[head + t] for t in tails]
-    oracle = [[head + f + t] for f, t in zip(fact_ids, tails)]
-    width = max(len(row[0]) for row in oracle)  # one width for both: one compiled scoring forward serves them
-    return {"closed-book": _probe_set(closed, [[-1]] * len(tails), answers, [0] * len(tails), mode,
-                                      candidate_text=candidate_text, width=width),
-            "oracle": _probe_set(oracle, [[len(head)]] * len(tails), answers, [len(f) for f in fact_ids], mode,
-                                 candidate_text=candidate_text)}
+__all__ = ["ANSWER", "DocumentExample", "Fact", "QUESTION", "SEPARATOR", "builtin_facts", "builtin_sentences",
+           "builtin_vocabulary", "document_probes", "read_corpus", "read_facts", "text_probes"]
 
 
-def token_probes(vocab_size: int, *, examples: int, passages: int = 5, length: int = 256, candidates: int = 5,
-                 key_tokens: int = 2, value_tokens: int = 1, low: int = 0, seed: int = 0) -> ProbeSet:
-    """The token-level probe: keys and values as ids, no tokenizer (module docstring).
-
-    Args:
-      vocab_size: V, the model's vocabulary (ids are drawn from [low, V)).
-      examples: E >= 1.
-      passages, length, candidates: as :func:`text_probes`.
-      key_tokens, value_tokens: ids per key and per value (>= 1).
-      low: the smallest id used (keep a model's special ids below it).
-      seed: everything random (filler, keys, values, distractors).
-    """
-    passages, length, candidates = check_design(passages, length, candidates)
-    vocab_size, examples = check_int("vocab_size", vocab_size, 2), check_int("examples", examples, 1)
-    key_tokens, value_tokens = check_int("key_tokens", key_tokens, 1), check_int("value_tokens", value_tokens, 1)
-    low = check_int("low", low, 0, vocab_size - 2)
-    rng = np.random.default_rng([check_int("seed", seed, 0), 3])
-    span = vocab_size - low
-    if span ** value_tokens < candidates:
-        raise ValueError(f"candidates: {candidates} distinct values need more than {span} ** {value_tokens} ids")
-    sep = [low]  # the separator before the question key
-    draw = lambda n: [int(v) for v in low + rng.integers(0, span, size=n)]  # noqa: E731
-    prompts, starts, answers, facts, tails = [], [], [], [], []
-    for _ in range(examples):
-        key = draw(key_tokens)
-        values: list[list[int]] = []
-        while len(values) < candidates:
-            value = draw(value_tokens)
-            if value not in values:
-                values.append(value)
-        fact_ids, tail = key + values[0], sep + key
-        budgets = _budgets(length - len(fact_ids) - len(tail), passages)
-        pieces = [draw(b) for b in budgets]
-        rows = [_assemble(pieces, [b // 2 for b in budgets], fact_ids, p, [], [], tail) for p in range(passages)]
-        prompts.append([r[0] for r in rows])
-        starts.append([r[1] for r in rows])
-        answers.append(values)
-        facts.append(fact_ids)
-        tails.append(tail)
-    return _probe_set(prompts, starts, answers, [key_tokens + value_tokens] * examples, "tokens",
-                      baselines=_baselines([], facts, tails, answers, "tokens"))
-
-
-def _probe_set(prompts, starts, answers, fact_lengths, mode: str, *, candidate_text=None, baselines=None,
-               width: int = 0) -> ProbeSet:
-    """The arrays of a ProbeSet from lists; prompts shorter than the longest (or than ``width``) are padded with 0
-    (prompt_lengths)."""
-    answer_width = max(len(a) for cands in answers for a in cands)
-    padded = np.zeros((len(answers), len(answers[0]), answer_width), np.int32)
-    lengths = np.zeros(padded.shape[:2], np.int32)
-    for e, cands in enumerate(answers):
-        for c, ids in enumerate(cands):
-            if not ids:
-                raise ValueError(f"facts: the answer of example {e} encodes to no token")
-            padded[e, c, :len(ids)] = ids
-            lengths[e, c] = len(ids)
-    sizes = np.asarray([[len(row) for row in rows] for rows in prompts], np.int32)
-    table = np.zeros((*sizes.shape, max(int(sizes.max()), width)), np.int32)
-    for (e, p), n in np.ndenumerate(sizes):
-        table[e, p, :n] = prompts[e][p]
-    return ProbeSet(prompts=table, answers=padded, answer_lengths=lengths,
-                    fact_start=np.asarray(starts, np.int32), fact_length=np.asarray(fact_lengths, np.int32),
-                    mode=mode, prompt_lengths=None if np.all(sizes == table.shape[2]) else sizes,
-                    candidate_text=candidate_text, baselines=baselines or {})
-
-
-__all__ = ["ANSWER", "DocumentExample", "Fact", "ProbeSet", "QUESTION", "SEPARATOR", "builtin_facts",
-           "builtin_sentences", "builtin_vocabulary", "check_design", "document_probes", "read_corpus", "read_facts",
-           "text_probes", "token_probes"]
+__getattr__ = old_names(__name__)  # token_probes: lostmid_jax._moved.NAMES (warns once, for one release)

@@ -61,7 +61,7 @@ from flax import nnx
 
 from ..nn.rope_scaling import RopeScaling
 from ..validation import check_float, check_int
-from .documents import ProbeSet
+from ..retrieval.design import ProbeSet
 
 KINDS = ("rope_base", "rope_scaling", "markers", "reorder", "sinks")
 SCALINGS = ("linear", "dynamic", "yarn")

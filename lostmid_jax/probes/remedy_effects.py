@@ -11,7 +11,7 @@ prompt length, H layers, N heads.
 Per example e (the same examples, so every difference is paired):
 
 - middle accuracy m_e: the mean right-or-wrong outcome (multiple choice,
-  rank 1) over the middle passage(s) (probes.position_test.middle_passages);
+  rank 1) over the middle passage(s) (probes.accuracy_by_passage.middle_passages);
   ends accuracy over passages 1 and k; overall accuracy over all k; middle
   log P(right answer) likewise;
 - attention to the fact f_e: attention received by the fact's ids against
@@ -41,7 +41,7 @@ import math
 import numpy as np
 
 from ..stats.paired import PairedDifference, paired_difference
-from .position_test import PositionResult, end_passages, middle_passages, position_test
+from .accuracy_by_passage import PositionResult, end_passages, middle_passages, position_test
 
 
 def probe_passage(k: int) -> int:

@@ -43,7 +43,7 @@ import numpy as np
 from flax import nnx
 
 from ..validation import check_int
-from .documents import ProbeSet
+from ..retrieval.design import ProbeSet
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -120,7 +120,7 @@ def score_probes(model, probes: ProbeSet, *, batch: int = 8, progress=None) -> P
 
     Args:
       model: an nn.Decoder with a vocabulary (``cfg.vocab_size``).
-      probes: a :class:`.documents.ProbeSet` whose ids lie in the vocabulary.
+      probes: a :class:`lostmid_jax.retrieval.design.ProbeSet` whose ids lie in the vocabulary.
       batch: rows per forward pass (>= 1; the last batch is padded, so one compilation serves all).
       progress: optional callable(done, total) after each batch.
 

@@ -1,13 +1,13 @@
-"""The model's own tokenizer, read from its checkpoint directory, and a word-level one built here.
+"""The model's own tokenizer, read from its checkpoint directory.
 
     tok = load_tokenizer("path/to/checkpoint")     # tokenizer.json (the `tokenizers` library), else AutoTokenizer
     ids = tok.encode(" The code of Arlo is 42.")   # list[int], no special tokens added
     tok.bos_id                                     # the beginning-of-sequence id, or None
     tok.decode(ids)                                # the text of ids (examples.jsonl)
     tok.unk_id, tok.unk_token                      # the unknown id and its text ("[UNK]"), or None (byte-level BPE)
-    word_tokenizer(words)                          # a `tokenizers` WordLevel tokenizer over a word list
-    bpe_tokenizer(texts, vocab_size=300)           # a byte-level BPE trained on texts (subword pieces)
-    save_tokenizer(word_tokenizer(words), path)    # tokenizer.json + tokenizer_config.json (AutoTokenizer reads it)
+
+Tokenizers built here (word-level, a small byte-level BPE) and save_tokenizer, which writes one, live in
+:mod:`lostmid_jax.retrieval.tokenizer_builders`, below training and probing.
 
 Text is encoded piece by piece (passages, fact, question, answer) without
 special tokens, so every piece has the same ids wherever it is placed
@@ -30,10 +30,10 @@ import logging
 import pathlib
 from collections.abc import Callable, Sequence
 
+from .._moved import old_names
+
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "spiece.model")
 """Files that make a checkpoint directory carry a tokenizer (:func:`load_tokenizer` reads them)."""
-UNK, BOS = "[UNK]", "[BOS]"
-"""Special tokens of :func:`word_tokenizer` (ids 0 and 1)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -196,50 +196,7 @@ def load_tokenizer(weights, *, name: str = "weights") -> TextTokenizer:
     raise _no_tokenizer(name, weights)
 
 
-def word_tokenizer(words: Sequence[str]):
-    """A `tokenizers` WordLevel tokenizer: [UNK] = 0, [BOS] = 1, then ``words`` (duplicates dropped) in
-    order; text is split on whitespace and punctuation, so "code." is "code" and ".". Decoding joins with
-    spaces."""
-    import tokenizers
-    from tokenizers import decoders, models, pre_tokenizers
-
-    vocab = {UNK: 0, BOS: 1}
-    for word in words:
-        vocab.setdefault(word, len(vocab))
-    tok = tokenizers.Tokenizer(models.WordLevel(vocab, unk_token=UNK))
-    tok.pre_tokenizer = pre_tokenizers.Whitespace()
-    tok.decoder = decoders.WordPiece()  # joins tokens with spaces
-    return tok
+__all__ = ["TOKENIZER_FILES", "TextTokenizer", "from_tokenizers", "load_tokenizer"]
 
 
-def bpe_tokenizer(texts: Sequence[str], vocab_size: int = 300):
-    """A byte-level BPE (the `tokenizers` library) of ``vocab_size`` ids trained on ``texts``: [UNK] = 0,
-    [BOS] = 1, the 256 bytes, then merges. No text maps to [UNK] (every byte has an id); with few merges most
-    words are several ids, as rare words are for a real model's tokenizer. Deterministic."""
-    import tokenizers
-    from tokenizers import decoders, models, pre_tokenizers, trainers
-
-    tok = tokenizers.Tokenizer(models.BPE(unk_token=UNK))
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    tok.train_from_iterator(list(texts), trainers.BpeTrainer(
-        vocab_size=vocab_size, special_tokens=[UNK, BOS], show_progress=False,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
-    return tok
-
-
-def save_tokenizer(tok, path) -> pathlib.Path:
-    """Write a `tokenizers` Tokenizer as tokenizer.json plus a tokenizer_config.json naming [BOS] / [UNK]
-    (what :func:`load_tokenizer` and transformers' AutoTokenizer read)."""
-    path = pathlib.Path(path)
-    path.mkdir(parents=True, exist_ok=True)
-    tok.save(str(path / "tokenizer.json"))
-    config = {"tokenizer_class": "PreTrainedTokenizerFast", "unk_token": UNK}
-    if tok.token_to_id(BOS) is not None:
-        config["bos_token"] = BOS
-    (path / "tokenizer_config.json").write_text(json.dumps(config, indent=1))
-    return path
-
-
-__all__ = ["BOS", "TOKENIZER_FILES", "TextTokenizer", "UNK", "bpe_tokenizer", "from_tokenizers", "load_tokenizer",
-           "save_tokenizer", "word_tokenizer"]
+__getattr__ = old_names(__name__)  # UNK, BOS, word_tokenizer, bpe_tokenizer, save_tokenizer: lostmid_jax._moved.NAMES

@@ -1,5 +1,5 @@
-"""Alias for one release: the atomic writer (below every package, so kernel builders may use it) lives in lostmid_jax.atomic."""
+"""Alias for one release: the atomic writer (below every package, so kernel builders may use it) lives in :mod:`lostmid_jax.atomic`."""
 
-from ..atomic import TEMPORARY_SUFFIX, is_temporary, remove_temporaries, replacing, write_atomic
+from .._moved import alias
 
-__all__ = ["TEMPORARY_SUFFIX", "is_temporary", "remove_temporaries", "replacing", "write_atomic"]
+__getattr__, __dir__, __all__ = alias(__name__)

@@ -1,5 +1,5 @@
-"""Alias for one release: the MathML of verdict formulas lives in lostmid_jax.present.mathml."""
+"""Alias for one release: the MathML of verdict formulas lives in :mod:`lostmid_jax.present.mathml`."""
 
-from ..present.mathml import inline
+from .._moved import alias
 
-__all__ = ["inline"]
+__getattr__, __dir__, __all__ = alias(__name__)

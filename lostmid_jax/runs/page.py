@@ -1,5 +1,5 @@
-"""Alias for one release: the report page's title and results table lives in lostmid_jax.present.page."""
+"""Alias for one release: the report page's title and results table lives in :mod:`lostmid_jax.present.page`."""
 
-from ..present.page import PageTable, page_parts
+from .._moved import alias
 
-__all__ = ["PageTable", "page_parts"]
+__getattr__, __dir__, __all__ = alias(__name__)

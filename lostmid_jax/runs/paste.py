@@ -1,5 +1,5 @@
-"""Alias for one release: a run's main table as text to paste lives in lostmid_jax.present.paste."""
+"""Alias for one release: a run's main table as text to paste lives in :mod:`lostmid_jax.present.paste`."""
 
-from ..present.paste import FORMATS, check_format, needed, render
+from .._moved import alias
 
-__all__ = ["FORMATS", "check_format", "needed", "render"]
+__getattr__, __dir__, __all__ = alias(__name__)

@@ -1,5 +1,5 @@
-"""Alias for one release: redrawing and saving a run's figures lives in lostmid_jax.present.plot."""
+"""Alias for one release: redrawing and saving a run's figures lives in :mod:`lostmid_jax.present.plot`."""
 
-from ..present.plot import FIGURE_FORMATS, draw, draw_figures, failure_line, figure_title, parse_formats, plain_title, save_figures
+from .._moved import alias
 
-__all__ = ["FIGURE_FORMATS", "draw", "draw_figures", "failure_line", "figure_title", "parse_formats", "plain_title", "save_figures"]
+__getattr__, __dir__, __all__ = alias(__name__)

@@ -1,5 +1,5 @@
-"""Alias for one release: the HTML report of a run lives in lostmid_jax.present.report."""
+"""Alias for one release: the HTML report of a run lives in :mod:`lostmid_jax.present.report`."""
 
-from ..present.report import build_html, write_report
+from .._moved import alias
 
-__all__ = ["build_html", "write_report"]
+__getattr__, __dir__, __all__ = alias(__name__)

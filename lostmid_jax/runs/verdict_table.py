@@ -1,5 +1,5 @@
-"""Alias for one release: a verdict read as a claims table lives in lostmid_jax.present.verdict_table."""
+"""Alias for one release: a verdict read as a claims table lives in :mod:`lostmid_jax.present.verdict_table`."""
 
-from ..present.verdict_table import Claim, DETAILS, OUTCOMES, claim_rows
+from .._moved import alias
 
-__all__ = ["Claim", "DETAILS", "OUTCOMES", "claim_rows"]
+__getattr__, __dir__, __all__ = alias(__name__)

@@ -81,8 +81,7 @@ U-shaped profiles with multiplicative noise it runs high by about
 0.005-0.02 (measured on synthetic ensembles): read it as an upper bound.
 
 This module holds the bootstrap intervals and the ceiling every comparison
-shares; :func:`agreement` is also ``lostmid_jax.analysis.agreement``, and the
-old module ``analysis.uncertainty`` re-exports this one.
+shares; :func:`agreement` is also ``lostmid_jax.analysis.agreement``.
 
 A ``reference`` of shape [S, L] is a paired ensemble (say, RoPE off for the
 same seeds as the RoPE-on rows): its rows are normalized, binned and

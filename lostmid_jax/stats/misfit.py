@@ -48,6 +48,7 @@ import math
 
 import numpy as np
 
+from .._moved import old_names
 from ..validation import check_int
 from ._profiles import bin_matrix, profiles_and_reference
 
@@ -179,13 +180,13 @@ def misfit_test(profiles, reference, *, bins: int | None = None, fitted: int = 0
     return Misfit(t0, dof, float(p_value), min_p if exact else max(min_p, 1.0 / (1 + flips)), used)
 
 
-log_misfit = misfit_test  # the name of the earlier chi^2 test (kept for one release)
-
-
 def misfit_columns(misfit: Misfit | None, suffix: str = "") -> dict:
     """{chi2_dof{suffix}: chi2 / dof, dof{suffix}: dof, p_misfit{suffix}: p}; NaN, None, NaN for None (no misfit)."""
     return {f"chi2_dof{suffix}": misfit.reduced if misfit else math.nan, f"dof{suffix}": misfit.dof if misfit else None,
             f"p_misfit{suffix}": misfit.p_value if misfit else math.nan}
 
 
-__all__ = ["MISFIT_BINS", "Misfit", "log_misfit", "misfit_columns", "misfit_test"]
+__all__ = ["MISFIT_BINS", "Misfit", "misfit_columns", "misfit_test"]
+
+
+__getattr__ = old_names(__name__)  # log_misfit: lostmid_jax._moved.NAMES (warns once, for one release)

@@ -1,3 +1,5 @@
-"""Alias: the ALiBi slope rule lives in :mod:`lostmid_jax.masks.alibi_slopes` now."""
+"""Alias for one release: the ALiBi slope rule lives in :mod:`lostmid_jax.masks.alibi_slopes`."""
 
-from ..masks.alibi_slopes import SLOPE_RULES, float_slopes, slope_exponents  # noqa: F401
+from .._moved import alias
+
+__getattr__, __dir__, __all__ = alias(__name__)

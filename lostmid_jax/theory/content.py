@@ -1,3 +1,5 @@
-"""Alias: the Content prior lives in :mod:`lostmid_jax.masks.content` now."""
+"""Alias for one release: the Content prior lives in :mod:`lostmid_jax.masks.content`."""
 
-from ..masks.content import MASKS, Content  # noqa: F401
+from .._moved import alias
+
+__getattr__, __dir__, __all__ = alias(__name__)

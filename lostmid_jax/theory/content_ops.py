@@ -1,3 +1,5 @@
-"""Alias: the row operators of Content priors live in :mod:`lostmid_jax.masks.content_ops` now."""
+"""Alias for one release: the row operators of Content priors live in :mod:`lostmid_jax.masks.content_ops`."""
 
-from ..masks.content_ops import _slopes, alibi_sums, content_matrix, layer_operators  # noqa: F401
+from .._moved import alias
+
+__getattr__, __dir__, __all__ = alias(__name__)

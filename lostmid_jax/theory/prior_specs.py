@@ -1,3 +1,5 @@
-"""Alias: the text specs of the priors live in :mod:`lostmid_jax.masks.text` now."""
+"""Alias for one release: the text specs of the priors live in :mod:`lostmid_jax.masks.text`."""
 
-from ..masks.text import default_priors, parse_prior, prior_spec  # noqa: F401
+from .._moved import alias
+
+__getattr__, __dir__, __all__ = alias(__name__)

@@ -67,7 +67,7 @@ class TrainConfig:
     Attributes:
       task: "lm" (synthetic corpus of documents), "retrieval" (key-value
         lookup), "mixed" (both losses summed each step) or "passages" (the
-        templated passage retrieval of probes.token_probes: k = kv_pairs
+        templated passage retrieval of retrieval.token_probes: k = kv_pairs
         passages of filler, the fact in one; tasks.py).
       intervention: "none" (baseline), "middle_weighted_loss" (loss weighted toward
         middle positions / middle needle bins), "oversample_middle" (needle

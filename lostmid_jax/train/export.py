@@ -98,7 +98,7 @@ def export_hf(run_dir, out, *, seed: int = 0, step: int | None = None, intervent
     :func:`load_trained`; returns (cfg, ``out`` as a Path).
     """
     from ..nn import save_hf
-    from ..probes.tokenizer import save_tokenizer, word_tokenizer
+    from ..retrieval.tokenizer_builders import save_tokenizer, word_tokenizer
 
     cfg, model = load_trained(run_dir, seed=seed, step=step, intervention=intervention)
     out = pathlib.Path(out)

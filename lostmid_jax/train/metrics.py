@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._moved import old_names
 from ..theory.middle import MIDDLE_X
 
 VALLEY_BAND = (MIDDLE_X - 0.15, MIDDLE_X + 0.15)
@@ -54,9 +55,6 @@ def valley_band_mask(length: int, boundaries, *, lo: float = VALLEY_BAND[0], hi:
     if not mask.any():
         mask = j == length // 2
     return mask
-
-
-middle_mask = valley_band_mask  # the old name, for one release (it is not theory.middle.middle_mask)
 
 
 def valley_depth(norms, boundaries=()) -> float:
@@ -111,3 +109,6 @@ def doc_u(norms, boundaries, **kw) -> float:
     """Mean over documents of :func:`doc_u_profile` (NaN if none is defined)."""
     u = doc_u_profile(norms, boundaries, **kw)
     return float(np.nanmean(u)) if np.isfinite(u).any() else float("nan")
+
+
+__getattr__ = old_names(__name__)  # middle_mask: lostmid_jax._moved.NAMES (warns once, for one release)

@@ -20,6 +20,7 @@ import jax.numpy as jnp
 import numpy as np
 from flax import nnx
 
+from .._moved import old_names
 from .. import analysis
 from ..nn import Execution
 from ..theory.middle import MIDDLE_X
@@ -82,4 +83,4 @@ def central_needle_bins(bins: int) -> np.ndarray:
     return np.arange(math.ceil(mid) - 1, math.floor(mid) + 1)
 
 
-middle_bins = central_needle_bins  # the old name, for one release
+__getattr__ = old_names(__name__)  # middle_bins: lostmid_jax._moved.NAMES (warns once, for one release)

@@ -17,7 +17,7 @@ the values: "keyed" K NV tokens, key j owning K+2+j NV .. K+2+(j+1) NV-1;
   owned by k_i: content lookup plus copy, learned within the default 100 steps;
   "shared" (Liu et al.'s format) needs a previous-token + match circuit.
 - Templated passage retrieval ("passages"): the token-level probe of
-  :func:`lostmid_jax.probes.token_probes` as a training task: k = ``kv_pairs``
+  :func:`lostmid_jax.retrieval.token_probes.token_probes` as a training task: k = ``kv_pairs``
   passages of random filler ids in [2, V), a fact (``passage_key_tokens`` key
   ids, then one value id) in the middle of passage i + 1 (i the needle index,
   one needle bin per passage when ``needle_bins`` = k), then the separator and
@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._moved import old_names
 from ..theory.middle import MIDDLE_X
 from .config import N_SPECIAL, TrainConfig
 
@@ -95,9 +96,6 @@ def needle_middle_pairs(pairs: int) -> np.ndarray:
     return idx if idx.size else np.array([pairs // 2])
 
 
-middle_pairs = needle_middle_pairs  # the old name, for one release
-
-
 def _bigram(cfg: TrainConfig) -> tuple[np.ndarray, np.ndarray]:
     """Successor table [V, 4] and probabilities [4] of the corpus chain."""
     rng = np.random.default_rng([cfg.eval_seed, 0])
@@ -138,8 +136,8 @@ def needle_probs(cfg: TrainConfig, step: int) -> np.ndarray:
 
 def passage_examples(cfg: TrainConfig, rng: np.random.Generator, needle: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Templated passage contexts [B, T] int32 and their values [B] int32 for needle indices [B] (task
-    "passages"): row b is probes.token_probes' prompt with the fact in passage needle[b] + 1."""
-    from ..probes.documents import token_probes
+    "passages"): row b is retrieval.token_probes' prompt with the fact in passage needle[b] + 1."""
+    from ..retrieval.token_probes import token_probes
 
     probes = token_probes(cfg.vocab, examples=needle.shape[0], passages=cfg.kv_pairs, length=cfg.passage_length,
                           candidates=2, key_tokens=cfg.passage_key_tokens, value_tokens=1, low=N_SPECIAL,
@@ -238,3 +236,6 @@ def boundaries(cfg: TrainConfig) -> np.ndarray:
     if cfg.task in ("retrieval", "passages"):
         return np.array([0])
     return np.arange(0, cfg.lm_length, cfg.doc_length)
+
+
+__getattr__ = old_names(__name__)  # middle_pairs: lostmid_jax._moved.NAMES (warns once, for one release)

@@ -57,7 +57,3 @@ def test_positionwise_variant_averages_the_fitting_gains():
 def test_unknown_variant_raises():
     with pytest.raises(ValueError, match="variant"):
         tv.variant_row("paper", 5, alphas=np.ones((1, 2)))
-
-
-def test_old_names_are_the_theory_functions():
-    assert tv.random_matrix_row is theory.random_matrix_row and tv.power_rows is theory.variants.power_rows

@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from lostmid_jax import cli, io
+from lostmid_jax import cli, runs
 from lostmid_jax.experiments import EXPERIMENTS, load
 from lostmid_jax.experiments.arguments import flags, int_list, nest, value_parser
-from lostmid_jax.experiments.configs import from_dict, replace_path
+from lostmid_jax.runs.config import from_dict, replace_path
 
 HEAVY = ("jax", "flax", "matplotlib", "scipy", "tqdm", "torch", "optax", "orbax", "pandas")
 
@@ -189,7 +189,7 @@ def _smoke_config(name, tmp_path):
 def test_every_config_round_trips_through_config_json(name, tmp_path):
     """Config(**json.load(config.json)["config"]) gives the same config back (lists accepted for tuples)."""
     exp, cfg = _smoke_config(name, tmp_path)
-    io.write_config(tmp_path, cfg, experiment=exp.NAME)
+    runs.write_config(tmp_path, cfg, experiment=exp.NAME)
     stored = json.loads((tmp_path / "config.json").read_text())["config"]
     assert exp.Config(**stored) == cfg
     assert from_dict(exp.Config, stored) == cfg

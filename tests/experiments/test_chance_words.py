@@ -7,7 +7,7 @@ import pytest
 
 from lostmid_jax.experiments.diagnose.claims import _position_lines
 from lostmid_jax.experiments.micro_training.claims import _against_chance
-from lostmid_jax.probes.position_test import position_test
+from lostmid_jax.probes.accuracy_by_passage import position_test
 from lostmid_jax.probes.scoring import ProbeScores
 
 

@@ -12,7 +12,7 @@ from lostmid_jax.analysis.theory_fit import theory_row
 from lostmid_jax.experiments import pretrained_vs_init as compare
 from lostmid_jax.experiments import script
 from lostmid_jax.experiments import step0
-from lostmid_jax.io import load_run
+from lostmid_jax.runs import load_run
 
 L = 16
 STEP0_ARGS = ["--preset", "toy", "--length", str(L), "--seeds", "2", "--variants", "native", "--heat-length", "16",

@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 
 from lostmid_jax import cli
 from lostmid_jax.experiments import counterfactuals as cf
-from lostmid_jax.theory.prior_specs import default_priors
+from lostmid_jax.masks.text import default_priors
 
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from lostmid_jax import theory
-from lostmid_jax.theory.prior_specs import parse_prior
+from lostmid_jax.masks.text import parse_prior
 from test_counterfactuals import _rows, smoke_run  # noqa: F401  (fixtures and helpers of the experiment's test files)
 
 

@@ -12,7 +12,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from lostmid_jax.experiments import depth_sweep, script
-from lostmid_jax.io import load_run
+from lostmid_jax.runs import load_run
 from lostmid_jax.plots.depth_sweep import FIGURES
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from lostmid_jax import theory
 from lostmid_jax.experiments import depth_sweep
-from lostmid_jax.io import load_run
+from lostmid_jax.runs import load_run
 from lostmid_jax.theory.schedules import power_law_schedule
 from test_depth_sweep import _rows, smoke_run  # noqa: F401  (fixtures and helpers of the experiment's test files)
 

@@ -20,7 +20,7 @@ def smoke_run(smoke_runs):
 
 
 def _tables(run):
-    from lostmid_jax.results import read_tables
+    from lostmid_jax.runs import read_tables
 
     return read_tables(run)
 

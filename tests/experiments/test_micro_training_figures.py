@@ -5,7 +5,7 @@ from test_micro_training import tiny_run  # noqa: F401  (fixtures and helpers of
 
 
 def test_figures_redraw_from_the_tables_in_the_shared_style(tiny_run):
-    from lostmid_jax.io import load_run
+    from lostmid_jax.runs import load_run
 
     run = load_run(tiny_run)
     figs = micro_training.figures(run.tables, run.config)

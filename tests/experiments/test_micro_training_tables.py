@@ -11,7 +11,7 @@ from test_micro_training import tiny_run  # noqa: F401  (fixtures and helpers of
 
 
 def test_tables_are_typed_one_based_and_documented(tiny_run):
-    from lostmid_jax.io import load_run
+    from lostmid_jax.runs import load_run
 
     run = load_run(tiny_run)
     cfg = run.config.base
@@ -34,7 +34,7 @@ def test_tables_are_typed_one_based_and_documented(tiny_run):
 def test_a_run_written_before_the_rename_reads_back(tiny_run, tmp_path):
     """An old run directory (intervention middle_loss in config.json, train_config.json, the CSV rows and the
     directory name) loads with the new name; the old keyword still works, with a DeprecationWarning."""
-    from lostmid_jax.io import load_run
+    from lostmid_jax.runs import load_run
     from lostmid_jax.train import load_trained
 
     old = tmp_path / "old"

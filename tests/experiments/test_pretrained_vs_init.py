@@ -25,7 +25,7 @@ def smoke_run(smoke_runs):
 
 
 def _tables(run):
-    from lostmid_jax.results import read_tables
+    from lostmid_jax.runs import read_tables
 
     return read_tables(run)
 
@@ -49,7 +49,7 @@ def test_every_column_is_documented(smoke_run):
 
 
 def test_figures_redraw_from_the_tables_alone(smoke_run):
-    from lostmid_jax.results import load_run
+    from lostmid_jax.runs import load_run
 
     run = load_run(smoke_run)
     figs = compare.figures(run.tables, run.config)

@@ -116,7 +116,7 @@ def test_outputs_unchanged_by_the_move(run_dir, golden):
 
 def test_columns_dictionary_covers_every_column(run_dir):
     from lostmid_jax.experiments.step0 import COLUMNS
-    from lostmid_jax.io import load_run
+    from lostmid_jax.runs import load_run
 
     run = load_run(run_dir)
     assert set(run.tables) == {"profiles", "metrics", "agreement", "nulls", "alphas", "attention", "timings"}
@@ -141,7 +141,7 @@ def test_figures_are_drawn_from_the_csvs_alone(run_dir):
     from matplotlib.figure import Figure
 
     from lostmid_jax.experiments import step0
-    from lostmid_jax.experiments.configs import from_dict
+    from lostmid_jax.runs.config import from_dict
 
     tables = {p.stem: pd.read_csv(p) for p in run_dir.glob("*.csv") if p.name != "columns.csv"}
     cfg = from_dict(step0.Config, json.loads((run_dir / "config.json").read_text())["config"])

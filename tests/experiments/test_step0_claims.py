@@ -12,8 +12,8 @@ def test_verdict_lines_a_reader_scans(run_dir):
     """One line per claim, at most LINE_WIDTH characters, each printed point inside its printed interval; the
     reasons below the DETAILS line; every claim line's number is in metrics.csv."""
     from lostmid_jax.experiments.step0.claims import LINE_WIDTH
-    from lostmid_jax.io import load_run
-    from lostmid_jax.runs.verdict_table import DETAILS, claim_rows
+    from lostmid_jax.runs import load_run
+    from lostmid_jax.present.verdict_table import DETAILS, claim_rows
 
     verdict = (run_dir / "verdict.txt").read_text()
     head, details = verdict.split(f"\n{DETAILS}\n")

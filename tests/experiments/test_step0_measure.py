@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from lostmid_jax.experiments import script
-from lostmid_jax.experiments.step0.measure import load_unit
-from lostmid_jax.io import read_csv
+from lostmid_jax.runs.units import load_unit
+from lostmid_jax.runs import read_csv
 from test_step0 import ARGS, run_dir  # noqa: F401  (fixtures and helpers of the experiment's test files)
 
 
@@ -17,7 +17,7 @@ def test_seed_parallel_profiles_equal_the_units(run_dir, batch):
     """seed_profiles (the route of --devices n and of one accelerator: model and input built from the traced
     seed, ``batch`` seeds vmapped at a time) gives the profiles run_unit saved for each seed (here on one
     device; over 8 devices: tests/parallel/test_parallel_devices.py)."""
-    from lostmid_jax.experiments.configs import from_dict
+    from lostmid_jax.runs.config import from_dict
     from lostmid_jax.experiments.step0.config import Config
     from lostmid_jax.experiments.step0.measure import seed_profiles, seeds_together
 

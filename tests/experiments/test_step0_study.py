@@ -8,7 +8,7 @@ import pytest
 
 from lostmid_jax.analysis.theory_variants import VARIANTS
 from lostmid_jax.experiments import step0_study
-from lostmid_jax.results import load_run
+from lostmid_jax.runs import load_run
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,7 @@
 from matplotlib.figure import Figure
 
 from lostmid_jax.experiments import step0_study
-from lostmid_jax.results import load_run
+from lostmid_jax.runs import load_run
 from test_step0_study import run_dir  # noqa: F401  (fixtures and helpers of the experiment's test files)
 
 

@@ -5,8 +5,8 @@ import pytest
 
 from lostmid_jax.stats.heldout import heldout_score, split_halves
 from lostmid_jax.analysis.theory_variants import variant_row
-from lostmid_jax.experiments.step0.measure import load_unit
-from lostmid_jax.results import load_run
+from lostmid_jax.runs.units import load_unit
+from lostmid_jax.runs import load_run
 from test_step0_study import run_dir  # noqa: F401  (fixtures and helpers of the experiment's test files)
 
 

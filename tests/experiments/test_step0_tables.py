@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from lostmid_jax.stats import profile_metrics as metrics
-from lostmid_jax.experiments.step0.measure import load_unit
+from lostmid_jax.runs.units import load_unit
 from lostmid_jax.analysis.theory_fit import theory_row
-from lostmid_jax.io import read_csv
+from lostmid_jax.runs import read_csv
 from test_step0 import run_dir  # noqa: F401  (fixtures and helpers of the experiment's test files)
 
 
@@ -33,7 +33,7 @@ def test_every_metric_has_its_ci(run_dir):
     """Every metric of metrics.csv has _lo and _hi beside it, lo <= hi; agreement.csv is agreement()
     of the saved units (raw and binned), and the verdict prints the same CIs."""
     from lostmid_jax.analysis import agreement
-    from lostmid_jax.io import load_run
+    from lostmid_jax.runs import load_run
 
     run = load_run(run_dir)
     m = run.tables["metrics"].set_index("variant")

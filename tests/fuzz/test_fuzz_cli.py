@@ -6,7 +6,7 @@ from fuzz_harness import COUNTS, EXAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lostmid_jax import cli, io
+from lostmid_jax import cli, runs
 from lostmid_jax.experiments import runner
 
 TEXT = st.sampled_from(["", "abc", "-1", "0", "1", "2", "0.5", "nan", "inf", "-inf", "1e308", "none", "1,2",
@@ -43,7 +43,7 @@ def test_subcommand_flag(command, data, into_existing, sentinel, tmp_path_factor
     ran = []
 
     def claim_only(exp, cfg, run_dir, **kwargs):  # validation and the run-directory check; no model is trained
-        io.claim_run_dir(run_dir, io.jsonable(cfg), experiment=exp.NAME, resumable=getattr(exp, "RESUMABLE", False))
+        runs.claim_run_dir(run_dir, runs.jsonable(cfg), experiment=exp.NAME, resumable=getattr(exp, "RESUMABLE", False))
         ran.append(run_dir)
 
     if command in ("step0", "train", "compare", "rerun"):

@@ -141,7 +141,7 @@ def test_step0_cli_devices_measures_seeds_in_one_call(tmp_path, monkeypatch):
     (mapped_profiles over the mesh) and tests/experiments/test_step0.py (seed_profiles vs the units of run_unit);
     the whole comparison: test_step0_seeds_spread_over_devices (slow)."""
     from lostmid_jax.experiments import script
-    from lostmid_jax.experiments.step0.measure import load_unit
+    from lostmid_jax.runs.units import load_unit
 
     calls = _spy_on_seed_profiles(monkeypatch)
     assert script.main("step0", [*STEP0_ARGS, "--out", str(tmp_path / "cli")]) == 0
@@ -160,6 +160,7 @@ def test_step0_seeds_spread_over_devices(tmp_path, monkeypatch):
     from lostmid_jax.experiments import script
     from lostmid_jax.experiments.step0 import measure as step0
     from lostmid_jax.experiments.step0.config import Config as Step0Config
+    from lostmid_jax.runs.units import load_unit
 
     cfg = Step0Config(**STEP0)
     calls = _spy_on_seed_profiles(monkeypatch)
@@ -170,7 +171,7 @@ def test_step0_seeds_spread_over_devices(tmp_path, monkeypatch):
     assert script.main("step0", [*STEP0_ARGS, "--out", str(tmp_path / "cli")]) == 0
     assert [seeds for seeds, _ in calls] == [[0, 1], [0, 1]]
     for seed, (a, b) in enumerate(zip(one, two)):
-        c = step0.load_unit(tmp_path / "cli" / "units" / f"toy__native__s{seed}.npz")
+        c = load_unit(tmp_path / "cli" / "units" / f"toy__native__s{seed}.npz")
         scale = a["norms_total"].max()
         for key in ("norms_total", "norms_value", "norms_score", "stderr_total", "alphas"):
             _close(a[key], b[key], scale=scale if key.startswith("norms") else None)

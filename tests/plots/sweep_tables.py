@@ -1,11 +1,11 @@
-"""An experiment's tables as load_run gives them: the records written with io.write_csv, read back with pandas."""
+"""An experiment's tables as load_run gives them: the records written with runs.write_csv, read back with pandas."""
 
 import pathlib
 import tempfile
 
-from lostmid_jax import io
+from lostmid_jax import runs
 from lostmid_jax.experiments import depth_sweep
-from lostmid_jax.results import read_tables
+from lostmid_jax.runs import read_tables
 
 
 def tables_of(module, cfg) -> dict:
@@ -13,7 +13,7 @@ def tables_of(module, cfg) -> dict:
     result = module.run(cfg, progress=False)
     with tempfile.TemporaryDirectory() as tmp:
         for name, rows in module.records(result).items():
-            io.write_csv(pathlib.Path(tmp) / name, rows)
+            runs.write_csv(pathlib.Path(tmp) / name, rows)
         return read_tables(tmp)
 
 

@@ -1,5 +1,5 @@
 """probes.documents: the paired design (identical ids but for the fact's place), exact length, user files,
-the token-level probe, and bad input named before any work."""
+and bad input named before any work (the token-level probe: tests/retrieval/test_token_probes.py)."""
 
 import json
 
@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from lostmid_jax.probes import (builtin_facts, builtin_vocabulary, load_tokenizer, read_corpus, read_facts,
-                                save_tokenizer, text_probes, token_probes, word_tokenizer)
+                                save_tokenizer, text_probes, word_tokenizer)
 from lostmid_jax.probes.documents import QUESTION, builtin_sentences
-from lostmid_jax.probes.tokenizer import bpe_tokenizer
+from lostmid_jax.retrieval.tokenizer_builders import bpe_tokenizer
 
 
 @pytest.fixture(scope="module")
@@ -85,18 +85,6 @@ def test_user_corpus_and_facts(tmp_path, tok):
     _paired(probes)
 
 
-def test_token_probes_paired_with_keys_and_values():
-    probes = token_probes(50, examples=3, passages=4, length=40, candidates=3, key_tokens=2, value_tokens=2, low=5)
-    assert probes.prompts.shape == (3, 4, 40) and probes.answers.shape == (3, 3, 2)
-    assert probes.prompts.min() >= 5 and probes.prompts.max() < 50
-    _paired(probes)
-    for e in range(3):
-        start = probes.fact_start[e, 0]
-        key = probes.prompts[e, 0, start:start + 2]
-        np.testing.assert_array_equal(probes.prompts[e, 0, start + 2:start + 4], probes.answers[e, 0])
-        np.testing.assert_array_equal(probes.prompts[e, 0, -2:], key)  # the question ends with the key
-
-
 @pytest.mark.parametrize("kwargs,match", [(dict(passages=1), "passages"), (dict(passages=0), "passages"),
                                           (dict(length=20), "length"), (dict(candidates=1), "candidates"),
                                           (dict(candidates=9), "candidates")])
@@ -112,8 +100,6 @@ def test_bad_files_are_named(tmp_path):
     bad.write_text('{"fact": "x", "question": "y"}\n')
     with pytest.raises(ValueError, match="facts: line 1"):
         read_facts(bad)
-    with pytest.raises(ValueError, match="passages"):
-        token_probes(50, examples=2, passages=1)
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from flax import nnx
 
 from lostmid_jax.nn import Decoder, preset
 from lostmid_jax.probes import token_probes
-from lostmid_jax.probes.position_test import position_test
+from lostmid_jax.probes.accuracy_by_passage import position_test
 from lostmid_jax.probes.remedy_effects import Measurement, compare, measure, step0_share
 from lostmid_jax.probes.scoring import ProbeScores
 

@@ -11,7 +11,8 @@ import pytest
 from lostmid_jax.experiments import diagnose, remedies
 from lostmid_jax.probes import builtin_facts, builtin_vocabulary, load_tokenizer, save_tokenizer, text_probes
 from lostmid_jax.probes.checkpoint import RANDOM_TINY, check_text_inputs, tiny_config, tiny_tokenizer
-from lostmid_jax.probes.tokenizer import UNK, from_tokenizers, word_tokenizer
+from lostmid_jax.probes.tokenizer import from_tokenizers
+from lostmid_jax.retrieval.tokenizer_builders import UNK, word_tokenizer
 
 SIZES = dict(passages=3, lengths=(32,), examples=4, candidates=3, attention_examples=2, profile_examples=2,
              heat_bins=8, n_boot=100)

@@ -35,7 +35,7 @@ def _u_ensemble(rng, rows, length, sigma=0.3):
 
 def test_package_attribute_is_the_function_in_any_import_order():
     import lostmid_jax.analysis as analysis
-    import lostmid_jax.analysis.uncertainty as module
+    import lostmid_jax.stats.agreement as module
 
     assert analysis.agreement is module.agreement is agreement and analysis.Agreement is Agreement
 

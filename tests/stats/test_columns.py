@@ -2,14 +2,14 @@
 
 from lostmid_jax.stats.agreement import agreement
 from lostmid_jax.stats.columns import (CONTEXT, agreement_meanings, interval_meanings, meaning, misfit_meanings)
-from lostmid_jax.stats.misfit import log_misfit
+from lostmid_jax.stats.misfit import misfit_test
 
 
 def test_meanings_cover_the_written_columns():
     rows = [[1.0, 2.0, 3.0, 4.0], [1.1, 2.1, 2.9, 4.2], [0.9, 1.8, 3.2, 4.1]]
     ref = [1.0, 2.0, 3.0, 4.0]
     assert list(agreement_meanings()) == list(agreement(rows, ref, n_boot=10).columns())
-    assert list(misfit_meanings(suffix="_fitted")) == list(log_misfit(rows, ref).columns("_fitted"))
+    assert list(misfit_meanings(suffix="_fitted")) == list(misfit_test(rows, ref).columns("_fitted"))
     assert agreement_meanings()["wasserstein_hi"][1] == CONTEXT
 
 

@@ -14,12 +14,6 @@ def test_mean_sem_by_hand():
     assert all(np.isnan(v) for v in intervals.mean_sem([np.nan]))
 
 
-def test_old_names_are_the_new_functions():
-    from lostmid_jax.analysis import metrics
-
-    assert metrics.mean_se is intervals.mean_sem
-
-
 @pytest.mark.parametrize("k,n", [(0, 10), (3, 10), (10, 10), (1, 1), (17, 40), (999, 1000)])
 def test_wilson_matches_scipy(k, n):
     from scipy.stats import binomtest
@@ -83,9 +77,3 @@ def test_log_interval_is_the_t_interval_of_the_logs_and_never_below_zero():
     assert all(np.isnan(intervals.log_interval([])))
     with pytest.raises(ValueError, match="> 0"):
         intervals.log_interval([1.0, 0.0, 2.0])
-
-
-def test_plots_and_claims_use_the_one_halfwidth():
-    from lostmid_jax.plots import training
-
-    assert training.mean_ci is intervals.mean_halfwidth

@@ -15,7 +15,7 @@ import pytest
 
 from lostmid_jax.stats._profiles import bin_matrix
 from lostmid_jax.stats.intervals import wilson_interval
-from lostmid_jax.stats.misfit import MISFIT_BINS, Misfit, log_misfit, misfit_columns, misfit_test
+from lostmid_jax.stats.misfit import MISFIT_BINS, Misfit, misfit_columns, misfit_test
 
 from stats_helpers import (KINDS, STEP0_KINDS, TRUTHS, decreasing, expected_profile, geometric_profile, noise,
                            truth_profile)
@@ -161,13 +161,3 @@ def test_one_set_of_columns():
     assert list(m.columns("_fitted")) == ["chi2_dof_fitted", "dof_fitted", "p_misfit_fitted"]
     none = misfit_columns(None)
     assert math.isnan(none["chi2_dof"]) and none["dof"] is None and math.isnan(none["p_misfit"])
-
-
-def test_old_names_are_the_one_test():
-    from lostmid_jax.analysis.heldout import misfit_chi2
-
-    rng = np.random.default_rng(3)
-    rows = np.exp(0.1 * rng.standard_normal((8, 20)))
-    q = np.ones(20)
-    assert log_misfit is misfit_test
-    assert misfit_chi2(rows, q) == misfit_test(rows, q).reduced

@@ -1,4 +1,4 @@
-"""theory.dead_zone: the public dead-zone statistics (moved from experiments.counterfactuals, alias kept)."""
+"""theory.dead_zone: the public dead-zone statistics (moved from experiments.counterfactuals; the old name warns)."""
 
 import math
 
@@ -22,13 +22,6 @@ def test_counts_positions_below_the_threshold_by_hand():
     assert out["dead_x_mean"] == pytest.approx(np.mean([0.4, 0.5, 0.6, 0.7]))
     assert out["log10_min_density"] == -math.inf
     assert math.isnan(theory.dead_zone(np.log(np.full(L, 1 / L)))["dead_x_min"])
-
-
-def test_the_old_name_is_the_same_function():
-    from lostmid_jax.experiments.counterfactuals import dead_zone
-
-    row = theory.log_influence_row(64, 8, 0.5)
-    assert dead_zone(row, 0.01) == theory.dead_zone(row)
 
 
 @pytest.mark.parametrize("row, below, message", [(np.zeros((2, 2)), 0.01, "log_row"), ([], 0.01, "log_row"),

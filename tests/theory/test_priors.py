@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from lostmid_jax import theory
 from lostmid_jax.theory.prior_matrix import attention_matrix
-from lostmid_jax.theory.prior_specs import default_priors, parse_prior, prior_spec
+from lostmid_jax.masks.text import default_priors, parse_prior, prior_spec
 from lostmid_jax.theory.schedules import power_law_schedule
 
 DEPTH = 5
@@ -142,7 +142,7 @@ def test_uniform_priors_match_dense_rollout(length):
 
 def test_alibi_slopes_follow_the_published_rule():
     """Exact exponents against the reference code's recursion for every head count up to 130 (BLOOM-176B: 112)."""
-    from lostmid_jax.theory.alibi_slopes import slope_exponents
+    from lostmid_jax.masks.alibi_slopes import slope_exponents
 
     for n in range(1, 131):
         assert list(slope_exponents(n)) == published_exponents(n), n

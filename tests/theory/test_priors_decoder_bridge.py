@@ -23,7 +23,7 @@ from flax import nnx
 from lostmid_jax import theory
 from lostmid_jax.analysis import prior_for
 from lostmid_jax.nn import Decoder, DecoderConfig, Execution, apply_fn
-from lostmid_jax.theory.prior_specs import prior_spec
+from lostmid_jax.masks.text import prior_spec
 
 L, D = 9, 4
 ALPHAS = (0.6, 1.0, 0.35)

@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 
-from lostmid_jax import io
+from lostmid_jax import runs
 from lostmid_jax.nn import preset
 from lostmid_jax.train import SMOKE, TrainConfig, tasks, toy_model
 
@@ -124,7 +124,7 @@ def test_default_model_is_the_toy_preset_with_the_old_overrides():
                                  TrainConfig(model=toy_model(attn_mix=(0.5, 0.25)), snapshot_steps=(3, 1))])
 def test_config_round_trips_through_json(cfg):
     """TrainConfig(**json) works: the nested model comes back as a dict, tuples as lists."""
-    raw = json.loads(json.dumps(io.jsonable(cfg)))
+    raw = json.loads(json.dumps(runs.jsonable(cfg)))
     assert isinstance(raw["model"], dict) and isinstance(raw["snapshot_steps"], list)
     again = TrainConfig(**raw)
     assert again == cfg and isinstance(again.snapshot_steps, tuple)

@@ -17,7 +17,7 @@ import jax
 import jax.numpy as jnp
 import pytest
 
-from lostmid_jax.io import jsonable
+from lostmid_jax.runs import jsonable
 from lostmid_jax.train import CheckpointError, TrainConfig, checkpoint, init_state, same_state, train
 from lostmid_jax.train import loop
 from lostmid_jax.train.loop import TrainingDiverged, read_jsonl

@@ -72,8 +72,6 @@ def test_training_bands_are_named_and_centred_on_the_theory_middle():
 
     assert metrics.VALLEY_BAND == (0.35, 0.65) and sum(metrics.VALLEY_BAND) / 2 == MIDDLE_X
     assert tasks.NEEDLE_MIDDLE_BAND == (0.25, 0.75) and sum(tasks.NEEDLE_MIDDLE_BAND) / 2 == MIDDLE_X
-    assert metrics.middle_mask is metrics.valley_band_mask  # old names kept for one release
-    assert tasks.middle_pairs is tasks.needle_middle_pairs and snapshots.middle_bins is snapshots.central_needle_bins
     assert [snapshots.central_needle_bins(b).tolist() for b in (1, 2, 4, 5)] == [[0], [0, 1], [1, 2], [2]]
     assert tasks.needle_middle_pairs(8).tolist() == [2, 3, 4, 5] and tasks.needle_middle_pairs(1).tolist() == [0]
     np.testing.assert_array_equal(tasks.middle_weights([0.0, 0.25, 0.5, 1.0], 2.0), [1.0, 2.0, 3.0, 1.0])

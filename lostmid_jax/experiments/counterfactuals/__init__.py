@@ -2,8 +2,8 @@
 
 The paper (Chowdhury, arXiv:2603.10123) attributes the Step-0 valley to the
 causal mask and the residual stream, not to the position encoding. This
-sweep swaps the Step-0 attention matrix A (:mod:`lostmid_jax.theory.priors`,
-:mod:`lostmid_jax.theory.content`) and, for each prior and depth H,
+sweep swaps the Step-0 attention matrix A (:mod:`lostmid_jax.masks`,
+:mod:`lostmid_jax.masks.content`) and, for each prior and depth H,
 summarizes the exact row w_j = (N_H ... N_1)[L, j], N_l = (1 - a_l) I + a_l A,
 computed in O(H L) (docs/theory.md §2): masses
 (:func:`lostmid_jax.theory.summarize_log_row`), and the *dead zone*: the
@@ -32,9 +32,10 @@ column is described in :data:`COLUMNS`.
 
 from __future__ import annotations
 
+from ..._moved import old_names
 from .columns import COLUMNS
 from .config import EXTRA_PRIORS, FAMILIES, SMOKE, SMOKE_HELP, Config, default_priors, families_of
-from .measure import PROFILE_POINTS, Result, dead_zone, profile_depths, profile_record, profile_rows, records, run
+from .measure import PROFILE_POINTS, Result, profile_depths, profile_record, profile_rows, records, run
 
 NAME = "counterfactuals"
 VERDICT_TITLE = "which priors remove or move the Step-0 dead zone"
@@ -70,5 +71,7 @@ def describe(result: Result) -> str:
 
 
 __all__ = ["COLUMNS", "Config", "EXTRA_PRIORS", "FAMILIES", "NAME", "PROFILE_POINTS", "Result", "SMOKE", "SMOKE_HELP",
-           "VERDICT_TITLE", "dead_zone", "default_priors", "describe", "families_of", "figures", "profile_depths",
+           "VERDICT_TITLE", "default_priors", "describe", "families_of", "figures", "profile_depths",
            "profile_record", "profile_rows", "records", "run", "summary", "verdict"]
+
+__getattr__ = old_names(__name__)  # dead_zone: lostmid_jax._moved.NAMES (warns once, for one release)

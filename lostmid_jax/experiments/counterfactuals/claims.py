@@ -27,7 +27,8 @@ from ...stats.format import fmt
 from ...theory import Causal, log_influence_row
 from ...theory.middle import middle_index
 from .config import FAMILIES
-from .measure import Result, dead_zone
+from ...theory.dead_zones import dead_zone
+from .measure import Result
 
 CATEGORIES = ("removes", "creates", "moves", "shrinks", "widens", "keeps")
 

@@ -18,7 +18,7 @@ _SUMMARY_COLUMNS = {
 
 COLUMNS = {
     "results.csv": {
-        "prior": ("prior spec (lostmid_jax.theory.prior_specs), e.g. causal, window:256, alibi:16", ""),
+        "prior": ("prior spec (lostmid_jax.masks.text), e.g. causal, window:256, alibi:16", ""),
         "label": ("readable name of the prior", ""),
         "family": ("decoder families whose Step-0 prior this is, '; '-separated; empty for none", ""),
         "depth": ("depth H", "layers"),

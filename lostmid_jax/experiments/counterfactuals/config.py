@@ -25,7 +25,7 @@ paper's at 112 heads) and a causal prior with a self bonus of 2 on the logits.""
 
 def default_priors(length: int) -> tuple[str, ...]:
     """One of each mask (:func:`lostmid_jax.theory.default_priors`), the family priors, and :data:`EXTRA_PRIORS`."""
-    from ...theory.prior_specs import default_priors as mask_priors
+    from ...masks.text import default_priors as mask_priors
 
     specs = list(mask_priors(length))
     for spec in (*FAMILIES.values(), *EXTRA_PRIORS):
@@ -52,7 +52,7 @@ class Config:
         uses its first H entries, so it needs at least max(depths).
       priors: prior specs (causal, bidirectional, window:W, chunks:S or chunks:A+B+.., prefix:N,
         sinks:S[:W], alibi:N[:geometric | :M1/M2/..], content[:MASK]:K=V:..;
-        :mod:`lostmid_jax.theory.prior_specs`) or prior objects, stored as specs; none means
+        :mod:`lostmid_jax.masks.text`) or prior objects, stored as specs; none means
         :func:`default_priors` (one of each mask sized L/8 or L/4, the family priors, the extra rows).
       profile_depth: the H of the profile figure and the verdict; None means
         max(depths). Added to the depths if missing.

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from ...theory.dead_zones import dead_zone as _theory_dead_zone
+from ...theory.dead_zones import dead_zone
 from .config import Config, families_of
 
 _LN10 = math.log(10.0)
@@ -17,7 +17,6 @@ PROFILE_POINTS = 512
 """profiles.csv keeps at most about this many positions per row (every k-th j, and j = L)."""
 
 
-dead_zone = _theory_dead_zone  # the math lives in lostmid_jax.theory.dead_zones; the old name stays
 
 
 def profile_record(cfg: Config, spec: str, depth: int, log_row: np.ndarray | None = None) -> dict:

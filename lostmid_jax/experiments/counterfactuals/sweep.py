@@ -1,6 +1,5 @@
-"""Alias for one release: the counterfactual sweep (run, records, Result) lives in
-lostmid_jax.experiments.counterfactuals.measure."""
+"""Alias for one release: the counterfactual sweep lives in :mod:`lostmid_jax.experiments.counterfactuals.measure`."""
 
-from .measure import PROFILE_POINTS, Result, dead_zone, profile_depths, profile_record, profile_rows, records, run
+from ..._moved import alias
 
-__all__ = ["PROFILE_POINTS", "Result", "dead_zone", "profile_depths", "profile_record", "profile_rows", "records", "run"]
+__getattr__, __dir__, __all__ = alias(__name__)

@@ -95,13 +95,13 @@ def measure(cfg: Config, model, probes_by_length: dict, *, progress: bool = True
     Returns a dict: tests ({T: dict(scores=probes.ProbeScores, position=probes.PositionResult, fact_x [k] (mean
     relative position of the fact per passage), extrapolated (the forward reads beyond the trained context))}), attention (raw and vs_uniform [A, H', N, T0], heat [B, B],
     layers), profiles (trained, step0 [S, T0], alphas [S, H]), prior (the theory prior), prior_row [T0],
-    length (T0), baselines ({"closed-book", "oracle": dict(scores, rates=probes.position_test.Rates,
+    length (T0), baselines ({"closed-book", "oracle": dict(scores, rates=probes.accuracy_by_passage.Rates,
     prompt_tokens [E])}: the
     question alone, the fact or gold document alone), seconds per phase.
     """
     from ...analysis import prior_for, theory_row
     from ...probes.context import extrapolated
-    from ...probes.position_test import position_test, rates
+    from ...probes.accuracy_by_passage import position_test, rates
     from ...probes.scoring import check_fits, score_probes
 
     for probes in probes_by_length.values():

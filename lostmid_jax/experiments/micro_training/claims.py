@@ -185,7 +185,7 @@ def verdict(exp, records: list[dict]) -> list[str]:
 
 
 def page_title(cfg: Config) -> str:
-    """The report page's title: the model, the task and its length, the steps, seeds and variants (runs.page)."""
+    """The report page's title: the model, the task and its length, the steps, seeds and variants (present.page)."""
     base, model = cfg.base, cfg.base.model
     layers = f"{model.depth}-layer"
     length = (f"L = {base.lm_length}" if base.task in ("lm", "mixed") else f"{base.kv_pairs} key-value pairs"
@@ -198,8 +198,8 @@ def page_title(cfg: Config) -> str:
 def page_table(tables: dict, cfg: Config):
     """The report's results table from snapshots.csv: the baseline at the first snapshot and every variant at
     the last, the valley depth and (a retrieval task) the accuracy, mean [95% CI] over seeds, the accuracy
-    against chance (runs.page.PageTable)."""
-    from ...runs.page import PageTable
+    against chance (present.page.PageTable)."""
+    from ...present.page import PageTable
     from ...stats.intervals import mean_halfwidth
 
     snap = with_current_names(tables["snapshots"])

@@ -296,7 +296,7 @@ def table(result: Result) -> str:
     """One line per model: middle / ends accuracy, the position verdict, attention to the fact, valley alpha."""
     lines = [f"{'model':<26} {'T':>6} {'acc mid':>8} {'acc ends':>8} {'fact att.':>9} {'alpha':>7}  position test"]
     k = result.base.correct.shape[1]
-    from ...probes.position_test import end_passages, middle_passages
+    from ...probes.accuracy_by_passage import end_passages, middle_passages
 
     mid = [p - 1 for p in (middle_passages(k) or (1,))]
     ends = [p - 1 for p in end_passages(k)]

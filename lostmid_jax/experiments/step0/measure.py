@@ -27,13 +27,14 @@ import jax.numpy as jnp
 import numpy as np
 from flax import nnx
 
+from ..._moved import old_names
 from ...analysis import attention_probs, attention_strength, influence_profile, mapped_profiles, pathway_profiles
 from ...analysis.request import PATHWAYS
 from ...analysis.random_inputs import model_input
 from ...compile_time import CompileLog, TimeSplit
 from ...nn import Decoder
 from ...parallel import is_process0, mesh_size
-from ...runs.units import UnitStore, load_unit, save_unit  # noqa: F401  (load_unit, save_unit: old names)
+from ...runs.units import UnitStore
 from .config import Config, PresetPlan, model_config
 
 
@@ -147,3 +148,6 @@ def run_all(cfg: Config, run_dir: pathlib.Path, *, progress: bool = True, mesh=N
                     store.save(stem, arrays)
             results.setdefault((name, variant), []).append(arrays)
     return results
+
+
+__getattr__ = old_names(__name__)  # load_unit, save_unit: lostmid_jax._moved.NAMES (warns once, for one release)

@@ -22,7 +22,6 @@ from ...analysis.measured_prior import content_records, measured_content_prior
 
 _LN10 = math.log(10.0)
 
-content_prior = measured_content_prior  # the old name
 
 # The paper's Step-0 claims (arXiv:2603.10123): its number for each. Each is judged at that number as stated
 # (THRESHOLDS), in the rule, the verdict lines, the tables and docs/step0.md; the peak-to-trough "about 1e2"

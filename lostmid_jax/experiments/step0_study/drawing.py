@@ -1,5 +1,5 @@
-"""Alias for one release: the Step-0 study's figures live in lostmid_jax.experiments.step0_study.figures."""
+"""Alias for one release: the Step-0 study's figures live in :mod:`lostmid_jax.experiments.step0_study.figures`."""
 
-from .figures import convergence_figure, figures as draw, layers_figure, noise_figure, variants_figure
+from ..._moved import alias
 
-__all__ = ["convergence_figure", "draw", "layers_figure", "noise_figure", "variants_figure"]
+__getattr__, __dir__, __all__ = alias(__name__)

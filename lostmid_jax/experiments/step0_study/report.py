@@ -1,9 +1,5 @@
-"""Alias for one release: the Step-0 study's tables live in lostmid_jax.experiments.step0_study.tables, its summary
-and verdict in lostmid_jax.experiments.step0_study.claims, its COLUMNS in lostmid_jax.experiments.step0_study.columns."""
+"""Alias for one release: the Step-0 study's tables live in :mod:`lostmid_jax.experiments.step0_study.tables`, its summary and verdict in .claims, its COLUMNS in .columns."""
 
-from .claims import summary_table, verdict_lines, winner
-from .columns import COLUMNS, TARGET
-from .tables import layer_rows, noise_rows, preset_tables, tables
+from ..._moved import alias
 
-__all__ = ["COLUMNS", "TARGET", "layer_rows", "noise_rows", "preset_tables", "summary_table", "tables", "verdict_lines",
-           "winner"]
+__getattr__, __dir__, __all__ = alias(__name__)

@@ -1,10 +1,17 @@
 """The pre-package module paths (nn/hf_config.py, hf_layout.py, hf_rope_families.py, hf_alibi_families.py,
-hub.py) still work for one release and give what the family modules of nn/hf/ give."""
+hub.py, aliases that warn: lostmid_jax._moved) still work for one release and give what the family modules of nn/hf/ give."""
+
+import warnings
 
 import numpy as np
 
-from lostmid_jax.nn import hf, hf_alibi_families, hf_config, hf_layout, hf_rope_families, hub
+from lostmid_jax._moved import MovedWarning
+from lostmid_jax.nn import hf
 from lostmid_jax.nn.hf import bloom, families, files, llama, mistral, mpt, qwen3
+
+with warnings.catch_warnings():  # the old modules, on purpose (each warns once: tests/test_moved.py)
+    warnings.simplefilter("ignore", MovedWarning)
+    from lostmid_jax.nn import hf_alibi_families, hf_config, hf_layout, hf_rope_families, hub
 
 LLAMA = dict(model_type="llama", num_hidden_layers=2, hidden_size=16, num_attention_heads=2,
              intermediate_size=24, vocab_size=64)

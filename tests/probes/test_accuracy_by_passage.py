@@ -1,11 +1,11 @@
-"""probes.position_test: Wilson intervals per passage against scipy's independent implementation, the middle
+"""probes.accuracy_by_passage (position_test): Wilson intervals per passage against scipy's independent implementation, the middle
 and end passages, the paired gaps against a direct computation, and the verdict."""
 
 import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from lostmid_jax.probes.position_test import middle_passages, position_test
+from lostmid_jax.probes.accuracy_by_passage import middle_passages, position_test
 from lostmid_jax.probes.scoring import ProbeScores
 
 
