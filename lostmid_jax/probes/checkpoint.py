@@ -2,9 +2,11 @@
 
     tiny_config()                               # the tiny Llama's DecoderConfig (vocabulary: the word tokenizer's)
     write_tiny_checkpoint(path, gain=5.0)       # save_hf of a random one + tokenizer.json (the `tokenizers` library)
-    check_text_inputs(cfg)                      # text mode: a tokenizer, readable corpus and facts, every string
+    checkpoint = resolve_checkpoint(cfg)        # looked up once: directory, config.json, DecoderConfig, tokenizer,
+                                                # text mode's checks (check_text_inputs); every later step takes it
+    check_text_inputs(cfg, tok)                 # text mode: a tokenizer, readable corpus and facts, every string
                                                 # known to the tokenizer, distinct candidates (named errors)
-    model_cfg, model, path, tok = load_checkpoint(cfg, run_dir)      # cfg: weights, allow_download, mode, dtype
+    model_cfg, model, path, tok = load_checkpoint(cfg, run_dir, checkpoint)   # the weights, read once
     probes = build_probes(cfg, tok, vocab_size, length)              # text or token-level, from cfg's fields
 
 ``cfg`` is any config with the probe fields the experiments share (``diagnose``
@@ -113,30 +115,25 @@ class TextInputs:
     tokenizer: object
 
 
-def check_text_inputs(cfg) -> TextInputs:
+def check_text_inputs(cfg, tok=None) -> TextInputs:
     """Text mode's refusals before any work (ValueError, one line naming the field): a checkpoint without a
     tokenizer (``weights``; RANDOM_TINY brings its own), an unreadable ``corpus``, a ``facts`` file with fewer
     than 2 facts or too few distinct answers for the candidates, of the paper's formats with fewer than k - 1
     distractor documents in an example (``passages``) or more ids in an example's documents and question than
     the shortest prompt length (``lengths``), a string the tokenizer maps to its unknown id (unless
-    ``cfg.allow_unknown_tokens``), answers that tokenize alike (:mod:`.unknown`)."""
+    ``cfg.allow_unknown_tokens``), answers that tokenize alike (:mod:`.unknown`). ``tok``: the checkpoint's
+    tokenizer when it is already loaded (:func:`resolve_checkpoint`), else it is looked up here."""
     from .documents import ANSWER, read_corpus, read_facts
-    from .tokenizer import load_tokenizer
     from .unknown import check_candidates, check_known, probe_texts
 
-    directory = None
-    if cfg.weights != RANDOM_TINY:
-        from ..nn.hf.hub import checkpoint_config
-
-        directory = checkpoint_config(cfg.weights, allow_download=cfg.allow_download)[0]
-        tok = load_tokenizer(directory)
-    else:
-        tok = tiny_tokenizer()
+    tiny = cfg.weights == RANDOM_TINY
+    if tok is None:
+        tok = tiny_tokenizer() if tiny else _checkpoint_tokenizer(cfg)
     corpus = read_corpus(cfg.corpus) if cfg.corpus is not None else None
     if cfg.facts is not None and len(read_facts(cfg.facts)) < 2:
         raise ValueError("facts: the file must hold >= 2 facts (the paired intervals need 2 examples)")
     facts = probe_facts(cfg)
-    _check_documents(cfg, facts, tok if directory is not None else None)
+    _check_documents(cfg, facts, None if tiny else tok)
     marker = getattr(cfg, "marker", None) if _uses_markers(cfg) else None
     count = check_known(tok, probe_texts(facts, corpus=corpus, marker=marker),
                         allow=cfg.allow_unknown_tokens, marker=marker)
@@ -189,13 +186,77 @@ def stored_checkpoint_name(weights) -> str:
     return text
 
 
-def load_checkpoint(cfg, run_dir, *, gain: float = 1.0):
-    """(DecoderConfig, Decoder, directory, tokenizer or None) of ``cfg.weights``; RANDOM_TINY is written first
-    (into <run_dir>/checkpoint, or a temporary directory without a run directory)."""
-    from ..nn import load_hf
+def _checkpoint_tokenizer(cfg):
+    """The tokenizer of the checkpoint directory or hub id ``cfg.weights`` (ValueError naming ``weights``)."""
     from ..nn.hf.hub import checkpoint_config
     from .tokenizer import load_tokenizer
 
+    return load_tokenizer(checkpoint_config(cfg.weights, allow_download=cfg.allow_download)[0])
+
+
+@dataclasses.dataclass(frozen=True)
+class ResolvedCheckpoint:
+    """A checkpoint source looked up once, before any model loads (:func:`resolve_checkpoint`).
+
+    Attributes:
+      path: the local directory (None for RANDOM_TINY, written into the run directory when it loads).
+      hf_config: its parsed config.json (None for RANDOM_TINY); ``load_hf`` reuses it.
+      model_config: the DecoderConfig, its size checked, with a vocabulary.
+      tokenizer: text mode: the checkpoint's tokenizer (the tiny word-level one for RANDOM_TINY), else None.
+      text: text mode: what :func:`check_text_inputs` learned, else None.
+    """
+
+    path: pathlib.Path | None
+    hf_config: dict | None
+    model_config: object
+    tokenizer: object = None
+    text: TextInputs | None = None
+
+    @property
+    def trained_context(self) -> tuple[int, str]:
+        """(positions, how it was read) of the checkpoint's trained context (:func:`.context.trained_context`)."""
+        from .context import trained_context
+
+        return trained_context(self.model_config)
+
+    @property
+    def answer_ids(self) -> int | None:
+        """A, the longest answer in ids (text mode), else None."""
+        return self.text.answer_ids if self.text is not None else None
+
+
+def resolve_checkpoint(cfg) -> ResolvedCheckpoint:
+    """``cfg.weights`` looked up once (one config.json read; nothing for RANDOM_TINY): the directory, its
+    DecoderConfig (size checked, a vocabulary; ValueError naming ``weights``) and, in text mode, its tokenizer
+    and :func:`check_text_inputs`' refusals."""
+    path = raw = None
+    if cfg.weights == RANDOM_TINY:
+        model_cfg = tiny_config()
+    else:
+        from ..nn.hf.hub import read_checkpoint
+
+        path, raw, model_cfg = read_checkpoint(cfg.weights, allow_download=cfg.allow_download)
+    model_cfg = model_cfg.check_size()
+    if model_cfg.vocab_size is None:
+        raise ValueError("weights: the checkpoint has no vocabulary (config.json without vocab_size)")
+    if cfg.mode != "text":
+        return ResolvedCheckpoint(path, raw, model_cfg)
+    from .tokenizer import load_tokenizer
+
+    tok = tiny_tokenizer() if path is None else load_tokenizer(path)
+    return ResolvedCheckpoint(path, raw, model_cfg, tok, check_text_inputs(cfg, tok))
+
+
+def load_checkpoint(cfg, run_dir, checkpoint: ResolvedCheckpoint | None = None, *, gain: float = 1.0):
+    """(DecoderConfig, Decoder, directory, tokenizer or None) of ``cfg.weights`` as ``checkpoint`` resolved it
+    (None: :func:`resolve_checkpoint` here); RANDOM_TINY is written first (into <run_dir>/checkpoint, or a
+    temporary directory without a run directory)."""
+    from ..nn import load_hf
+    from .tokenizer import load_tokenizer
+
+    if checkpoint is None:
+        checkpoint = resolve_checkpoint(cfg)
+    raw, tok = checkpoint.hf_config, checkpoint.tokenizer
     if cfg.weights == RANDOM_TINY:
         import tempfile
 
@@ -206,12 +267,12 @@ def load_checkpoint(cfg, run_dir, *, gain: float = 1.0):
         note(path)  # listed in the run's record before it is written (what --replace-unfinished removes)
         _LOG.info(f"writing a tiny random Llama (seed {TINY_SEED}) and a word-level tokenizer to {path}")
         write_tiny_checkpoint(path, gain=gain)
+        tok = load_tokenizer(path) if cfg.mode == "text" else None  # the tokenizer written there, as it is read
     else:
-        path = checkpoint_config(cfg.weights, allow_download=cfg.allow_download)[0]
-    tok = load_tokenizer(path) if cfg.mode == "text" else None
+        path = checkpoint.path
     dtype = getattr(cfg, "dtype", "float32")
     _LOG.info(f"loading {path} with nn.load_hf ({dtype})")
-    model_cfg, model = load_hf(path, param_dtype=dtype)
+    model_cfg, model = load_hf(path, param_dtype=dtype, hf_config=raw)
     return model_cfg, model, path, tok
 
 
@@ -256,13 +317,6 @@ class CheckpointSource:
         for name in ("allow_unknown_tokens", "allow_extrapolation"):
             object.__setattr__(self, name, check_bool_like(name, getattr(self, name)))
 
-    def checked_model_config(self):
-        """The checkpoint's DecoderConfig, its size checked, with a vocabulary (ValueError naming ``weights``)."""
-        model_cfg = self.model_config().check_size()
-        if model_cfg.vocab_size is None:
-            raise ValueError("weights: the checkpoint has no vocabulary (config.json without vocab_size)")
-        return model_cfg
-
     def checkpoint(self) -> pathlib.Path | None:
         """The checkpoint's local directory (None for the tiny random one); ValueError naming ``weights``."""
         return None if self.weights == RANDOM_TINY else self._read_checkpoint()[0]
@@ -281,7 +335,8 @@ class CheckpointSource:
         """The checkpoint's name in titles."""
         return checkpoint_title(self.weights)
 
-__all__ = ["CheckpointSource", "RANDOM_TINY", "TINY_LLAMA", "TINY_SEED", "TOKENIZER_FILES", "TextInputs", "WORD_JOINER",
-           "build_probes", "check_text_inputs", "check_tokenizer_files", "checkpoint_title", "load_checkpoint",
+__all__ = ["CheckpointSource", "RANDOM_TINY", "ResolvedCheckpoint", "TINY_LLAMA", "TINY_SEED", "TOKENIZER_FILES",
+           "TextInputs", "WORD_JOINER", "build_probes", "check_text_inputs", "check_tokenizer_files", "checkpoint_title",
+           "load_checkpoint", "resolve_checkpoint",
            "probe_facts", "stored_checkpoint_name", "tiny_config", "tiny_tokenizer", "tiny_words",
            "write_tiny_checkpoint"]

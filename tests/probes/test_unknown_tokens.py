@@ -13,6 +13,12 @@ from lostmid_jax.probes import builtin_facts, builtin_vocabulary, load_tokenizer
 from lostmid_jax.probes.checkpoint import RANDOM_TINY, check_text_inputs, tiny_config, tiny_tokenizer
 from lostmid_jax.probes.tokenizer import UNK, from_tokenizers, word_tokenizer
 
+
+def _resolved(exp, *args, **fields):
+    """The experiment's resolve step on ``exp.Config(...)``: where the refusals that read the checkpoint happen
+    (before any model loads or run directory is claimed)."""
+    return exp.resolve(exp.Config(*args, **fields))
+
 SIZES = dict(passages=3, lengths=(32,), examples=4, candidates=3, attention_examples=2, profile_examples=2,
              heat_bins=8, n_boot=100)
 
@@ -61,7 +67,7 @@ def _facts(tmp_path, answers):
 def test_whole_text_unknown_is_refused_naming_the_string_and_the_tokenizer(tiny):
     weights = tiny(_digits_bpe())
     with pytest.raises(ValueError) as err:
-        diagnose.Config(weights=weights, **SIZES)
+        _resolved(diagnose, weights=weights, **SIZES)
     text = str(err.value)
     assert "\n" not in text and text.startswith("facts: the fact 'The ") and "maps to the unknown token [UNK]" in text
     assert weights in text and "tokenizer.json" in text and "more of the strings" in text
@@ -76,7 +82,7 @@ def test_only_the_answers_unknown(tiny, tmp_path):
     facts = _facts(tmp_path, ["zebra 11", "okapi 12", "tapir 13", "quokka 14"])  # [UNK] then a known number
     with pytest.raises(ValueError, match=r"^facts: the answer 'zebra 11' \(its word 'zebra'\) maps to the unknown "
                                          r"token \[UNK\] \(id 0\) of the tokenizer .*tokenizer.json; so do 7 more"):
-        diagnose.Config(weights=weights, facts=facts, **SIZES)
+        _resolved(diagnose, weights=weights, facts=facts, **SIZES)
     cfg = diagnose.Config(weights=weights, facts=facts, allow_unknown_tokens=True, **SIZES)
     inputs = check_text_inputs(cfg)
     assert inputs.unknown.counts["answer"] == (4, 4) and inputs.unknown.counts["question"] == (0, 4)
@@ -100,7 +106,7 @@ def test_answers_that_tokenize_alike_are_refused_whatever_the_flag(tiny, tmp_pat
     facts = _facts(tmp_path, ["zebra", "okapi", "tapir", "quokka"])  # all one [UNK]
     with pytest.raises(ValueError, match=r"^facts: the answers 'zebra' and 'okapi' tokenize to the same ids \[0\] "
                                          r"\(the unknown token\) with the tokenizer .*not lifted"):
-        diagnose.Config(weights=weights, facts=facts, allow_unknown_tokens=True, **SIZES)
+        _resolved(diagnose, weights=weights, facts=facts, allow_unknown_tokens=True, **SIZES)
     from tokenizers import normalizers
 
     lower = word_tokenizer([w.lower() for w in builtin_vocabulary()] + ["gate", "door"])
@@ -108,21 +114,21 @@ def test_answers_that_tokenize_alike_are_refused_whatever_the_flag(tiny, tmp_pat
     facts = _facts(tmp_path, ["Gate", "gate", "door", "Door"])
     with pytest.raises(ValueError, match=r"^facts: the answers 'Gate' and 'gate' tokenize to the same ids \[\d+\] "
                                          r"with the tokenizer"):
-        diagnose.Config(weights=tiny(lower), facts=facts, **SIZES)
+        _resolved(diagnose, weights=tiny(lower), facts=facts, **SIZES)
 
 
 def test_markers_the_tokenizer_cannot_write(tiny):
     smoke = dict(remedies.SMOKE, remedies=("markers:0.5",))
     with pytest.raises(ValueError, match=r"^marker: the marker 'zzqx' maps to the unknown token \[UNK\] \(id 0\) of "
                                          r"the tokenizer random:tiny-llama"):
-        remedies.Config(**dict(smoke, marker="zzqx"))
+        _resolved(remedies, **dict(smoke, marker="zzqx"))
     with pytest.raises(ValueError, match=r"^marker: the marker id '0' maps to the unknown token \[UNK\]"):
-        remedies.Config(**dict(smoke, marker="0"))
-    remedies.Config(**smoke)  # the tiny tokenizer knows the default marker U+2060
-    remedies.Config(**dict(smoke, marker="zzqx", remedies=("rope_base:4",)))  # no markers remedy: not encoded
+        _resolved(remedies, **dict(smoke, marker="0"))
+    _resolved(remedies, **smoke)  # the tiny tokenizer knows the default marker U+2060
+    _resolved(remedies, **dict(smoke, marker="zzqx", remedies=("rope_base:4",)))  # no markers remedy: not encoded
     weights = tiny(word_tokenizer(builtin_vocabulary()))  # a word-level tokenizer without U+2060
     with pytest.raises(ValueError, match=r"^marker: the marker '\\u2060' maps to the unknown token \[UNK\]"):
-        remedies.Config(**dict(smoke, weights=weights))
+        _resolved(remedies, **dict(smoke, weights=weights))
     cfg = remedies.Config(**dict(smoke, weights=weights, allow_unknown_tokens=True))
     assert check_text_inputs(cfg).unknown.counts["marker"] == (1, 1)
 

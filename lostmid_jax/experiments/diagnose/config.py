@@ -1,21 +1,22 @@
 """What `lostmid diagnose` runs: the checkpoint, the probe design, the measurements' sizes.
 
-Everything a run could refuse is checked here, when the Config is built,
-before any model is loaded: the checkpoint and its config.json, a tokenizer
-in text mode and every string it cannot write (probes.unknown), answers that
-tokenize alike, the passage count, the prompt lengths against the trained
-context (probes.context), the user's corpus and facts files, and the run's
-work and memory against the resource limits (probes.cost, ``--limits``).
+A Config checks its own fields when it is built (nothing read, nothing
+looked up). What needs the checkpoint is checked once it is resolved
+(:meth:`Config.check_checkpoint`, in the experiment's resolve step), before
+any model is loaded and before the run directory is claimed: its config.json,
+a tokenizer in text mode and every string it cannot write (probes.unknown),
+answers that tokenize alike, the layers, the prompt lengths against the
+trained context (probes.context), the user's corpus and facts files, and the
+run's work and memory against the resource limits (probes.cost, ``--limits``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from ...probes.checkpoint import RANDOM_TINY, CheckpointSource, check_text_inputs, tiny_config
+from ...probes.checkpoint import RANDOM_TINY, CheckpointSource, tiny_config
 from ...probes.context import check_context
 from ...probes.cost import Cost
-from ...runs.config import reading_stored
 from ...validation import check_choice, check_float, check_int
 
 MODES = ("text", "tokens")
@@ -108,12 +109,16 @@ class Config(CheckpointSource):
         if not lengths or len(set(lengths)) != len(lengths):
             raise ValueError(f"lengths must be one or more distinct prompt lengths >= 8, got {self.lengths!r}")
         object.__setattr__(self, "lengths", tuple(check_int("lengths", t, 8) for t in lengths))
-        if reading_stored():  # a run read back: its own fields only, no checkpoint resolved (no hub, no network)
-            return
-        model_cfg = self.checked_model_config()
+
+    def check_checkpoint(self, checkpoint) -> None:
+        """The refusals that need the checkpoint (``probes.checkpoint.resolve_checkpoint``'s value, text mode's
+        checks already done there): layers within its depth, the lengths within its trained context, the run's
+        cost within the resource limits (ValueError, one line naming the field)."""
+        model_cfg = checkpoint.model_config
+        layers = self.layers
         if any(isinstance(l, bool) or not isinstance(l, int) or not 1 <= l <= model_cfg.depth for l in layers):
             raise ValueError(f"layers must be 1-based layer numbers in [1, {model_cfg.depth}], got {layers!r}")
-        answer_ids = check_text_inputs(self).answer_ids if self.mode == "text" else self.value_tokens
+        answer_ids = checkpoint.answer_ids or self.value_tokens
         check_context(model_cfg, {t: t + answer_ids - 1 for t in self.lengths}, allow=self.allow_extrapolation)
         self.cost(model_cfg, answer_ids).check(f"diagnose: lengths={','.join(map(str, self.lengths))}, examples="
                                                f"{self.examples}, batch={self.batch}, n_boot={self.n_boot}")

@@ -67,18 +67,32 @@ class Result:
     cpu: dict = dataclasses.field(default_factory=dict)
 
 
-def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Result:
-    """Measure the unmodified model and every remedy on the same probe set (``mesh`` unused)."""
-    from ...probes.checkpoint import build_probes, check_text_inputs, load_checkpoint
+def resolve(cfg: Config):
+    """The checkpoint looked up once and every refusal that needs it (:meth:`Config.check_checkpoint`), before
+    any model loads: runner.Resolved(cfg, the probes.checkpoint.ResolvedCheckpoint every later step reads)."""
+    from ...probes.checkpoint import resolve_checkpoint
+    from ..runner import Resolved
+
+    checkpoint = resolve_checkpoint(cfg)
+    cfg.check_checkpoint(checkpoint)
+    return Resolved(cfg, checkpoint)
+
+
+def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None, resolved=None) -> Result:
+    """Measure the unmodified model and every remedy on the same probe set (``mesh`` unused); ``resolved``: the
+    checkpoint as :func:`resolve` looked it up (None: looked up and checked here)."""
+    from ...probes.checkpoint import build_probes, load_checkpoint
     from . import measure
 
+    if resolved is None:
+        resolved = resolve(cfg).inputs
     cpu = time.process_time()
-    model_cfg, model, path, tok = load_checkpoint(cfg, run_dir)
+    model_cfg, model, path, tok = load_checkpoint(cfg, run_dir, resolved)
     probes = build_probes(cfg, tok, model_cfg.vocab_size, cfg.length)
     ids = cfg.marker_ids(tok) if any(r.startswith("markers") for r in cfg.remedies) else None
     estimate = cfg.cost(model_cfg, probes.answers.shape[2], len(ids or [1])).seconds
     base, out, valleys, beyond, scored = measure.measure(cfg, model_cfg, model, probes, ids, progress=progress)
-    unknown = check_text_inputs(cfg).unknown.line(scored) if cfg.mode == "text" else None
+    unknown = resolved.text.unknown.line(scored) if resolved.text is not None else None
     return Result(cfg, model_cfg, base, out, valleys, str(path), beyond, unknown,
                   {"seconds": round(time.process_time() - cpu, 3), "estimate": round(estimate, 3)})
 
@@ -149,5 +163,5 @@ def describe(result: Result) -> str:
 
 
 __all__ = ["COLUMNS", "Config", "NAME", "NOT_APPLICABLE", "Result", "SMOKE", "SMOKE_HELP", "describe", "figures",
-           "main_table", "page_table", "page_title", "records", "run", "summary", "table", "theory_text",
+           "main_table", "page_table", "page_title", "records", "resolve", "run", "summary", "table", "theory_text",
            "verdict"]

@@ -1,12 +1,14 @@
 """What `lostmid remedies` runs: the checkpoint, the probe design, the remedies and the measurements' sizes.
 
-Everything a run could refuse is checked when the Config is built, before any
-model is loaded: the checkpoint and its config.json, a tokenizer in text mode
-and every string it cannot write (the marker included; probes.unknown),
-answers that tokenize alike, the passage count, the prompt length (markers
-and answer included) against the trained context (probes.context), each
-remedy spec, and the run's work and memory against the resource limits
-(probes.cost, ``--limits``).
+A Config checks its own fields when it is built (each remedy spec, the
+passage count, ...; nothing read, nothing looked up). What needs the
+checkpoint is checked once it is resolved (:meth:`Config.check_checkpoint`,
+in the experiment's resolve step), before any model is loaded and before the
+run directory is claimed: its config.json, a tokenizer in text mode and every
+string it cannot write (the marker included; probes.unknown), answers that
+tokenize alike, the prompt length (markers and answer included) against the
+trained context (probes.context), and the run's work and memory against the
+resource limits (probes.cost, ``--limits``).
 
 The prompt length is ``lengths`` (``--lengths``, one value), the spelling
 ``lostmid diagnose`` uses; config.json files of earlier runs that hold
@@ -18,10 +20,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...probes.checkpoint import RANDOM_TINY, WORD_JOINER, CheckpointSource, check_text_inputs, tiny_config
+from ...probes.checkpoint import RANDOM_TINY, WORD_JOINER, CheckpointSource, tiny_config
 from ...probes.context import check_context
 from ...probes.cost import Cost
-from ...runs.config import reading_stored
 from ...validation import check_choice, check_float, check_int
 
 MODES = ("text", "tokens")
@@ -130,12 +131,15 @@ class Config(CheckpointSource):
             raise ValueError(f"marker must be a token id or a non-empty string, got {self.marker!r}")
         if self.mode == "tokens" and not self.marker.isdigit() and any(r.startswith("markers") for r in self.remedies):
             raise ValueError(f"marker must be a token id (digits) in mode 'tokens', got {self.marker!r}")
-        if reading_stored():  # a run read back: its own fields only, no checkpoint resolved (no hub, no network)
-            return
-        model_cfg = self.checked_model_config()
+
+    def check_checkpoint(self, checkpoint) -> None:
+        """The refusals that need the checkpoint (``probes.checkpoint.resolve_checkpoint``'s value, text mode's
+        checks already done there): a marker id within its vocabulary, the length (markers and answer included)
+        within its trained context, the run's cost within the resource limits (ValueError naming the field)."""
+        model_cfg = checkpoint.model_config
         if self.marker.isdigit() and int(self.marker) >= model_cfg.vocab_size:
             raise ValueError(f"marker: token id {self.marker} is outside the vocabulary [0, {model_cfg.vocab_size})")
-        text = check_text_inputs(self) if self.mode == "text" else None
+        text = checkpoint.text
         answer_ids = text.answer_ids if text else self.value_tokens
         marker_ids = len(self.marker_ids(text.tokenizer)) if text and self._markers() else 1
         check_context(model_cfg, {self.length: self.positions_needed(answer_ids, marker_ids)},
