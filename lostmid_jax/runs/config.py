@@ -129,10 +129,7 @@ def from_dict(cls, values: dict):
     (e.g. {"base": {"steps": 5}} changes only base.steps of the default base)."""
     if not isinstance(values, dict):
         raise ValueError(f"{cls.__name__}: expected a mapping of field values, got {values!r}")
-    for old, new in getattr(cls, "RENAMED_FIELDS", {}).items():  # {old field: new field} of earlier config.json
-        if old in values:  # read under the new name; a value given under the new name too wins (a flag over a file)
-            values = {(new if key == old else key): value for key, value in values.items() if key != old
-                      or new not in values}
+    values = renamed(cls, values)
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(values) - names)
     if unknown:
@@ -150,6 +147,33 @@ def from_dict(cls, values: dict):
     return cls(**kwargs)
 
 
+def renamed(cls, values: dict) -> dict:
+    """``values`` with the fields of earlier config.json files under their names now (``cls.RENAMED_FIELDS``
+    {old: new name or dotted path into a nested config, e.g. "weights": "checkpoint.weights"}); a value given
+    under the new name too wins (a flag over a file)."""
+    table = getattr(cls, "RENAMED_FIELDS", {})
+    if not any(old in values for old in table):
+        return values
+    out = {k: v for k, v in values.items() if k not in table}
+    for old, new in table.items():
+        if old in values:
+            _set_default(out, new.split("."), values[old])
+    return out
+
+
+def _set_default(node: dict, path: list[str], value) -> None:
+    """node[a][b]... = value along ``path`` unless already set (a nested config met on the way becomes its dict)."""
+    head, rest = path[0], path[1:]
+    if not rest:
+        node.setdefault(head, value)
+        return
+    inner = node.get(head)
+    if dataclasses.is_dataclass(inner) and not isinstance(inner, type):
+        inner = {f.name: getattr(inner, f.name) for f in dataclasses.fields(inner)}
+    node[head] = inner = dict(inner) if isinstance(inner, dict) else {}
+    _set_default(inner, rest, value)
+
+
 def field_default(cls, name: str):
     """The default value of field ``name`` of dataclass ``cls`` (dataclasses.MISSING if none)."""
     field = next(f for f in dataclasses.fields(cls) if f.name == name)
@@ -164,6 +188,7 @@ def unchecked(cls, values: dict):
     """``cls`` with ``values`` set and no __post_init__ (lists stored as tuples, nested configs built):
     a stored config that no longer validates, kept as it was."""
     types = field_types(cls)
+    values = renamed(cls, values)
     obj = object.__new__(cls)
     for field in dataclasses.fields(cls):
         value = values[field.name] if field.name in values else field_default(cls, field.name)
@@ -197,5 +222,5 @@ def replace_path(cfg, path: str, value):
     return dataclasses.replace(cfg, **{head: value})
 
 
-__all__ = ["field_default", "field_types", "from_dict", "is_sequence_type", "jsonable", "nested_class", "replace_path",
-           "to_dict", "tuples_from_lists", "unchecked"]
+__all__ = ["field_default", "field_types", "from_dict", "is_sequence_type", "jsonable", "nested_class", "renamed",
+           "replace_path", "to_dict", "tuples_from_lists", "unchecked"]

@@ -9,15 +9,21 @@ import numpy as np
 import pytest
 
 from lostmid_jax.experiments import diagnose, remedies
+from lostmid_jax.experiments.script import build_config
 from lostmid_jax.probes import builtin_facts, builtin_vocabulary, load_tokenizer, save_tokenizer, text_probes
-from lostmid_jax.probes.checkpoint import RANDOM_TINY, check_text_inputs, tiny_config, tiny_tokenizer
+from lostmid_jax.probes.checkpoint import RANDOM_TINY, tiny_config, tiny_tokenizer
 from lostmid_jax.probes.tokenizer import UNK, from_tokenizers, word_tokenizer
 
 
 def _resolved(exp, *args, **fields):
-    """The experiment's resolve step on ``exp.Config(...)``: where the refusals that read the checkpoint happen
-    (before any model loads or run directory is claimed)."""
-    return exp.resolve(exp.Config(*args, **fields))
+    """The experiment's resolve step on its Config of ``fields`` (short names): where the refusals that read the
+    checkpoint happen (before any model loads or run directory is claimed)."""
+    return exp.resolve(build_config(exp, *args, **fields))
+
+
+def _text(exp, **fields):
+    """What the text checks learned about the checkpoint's tokenizer (probes.checkpoint.TextInputs)."""
+    return _resolved(exp, **fields).inputs.text
 
 SIZES = dict(passages=3, lengths=(32,), examples=4, candidates=3, attention_examples=2, profile_examples=2,
              heat_bins=8, n_boot=100)
@@ -72,8 +78,7 @@ def test_whole_text_unknown_is_refused_naming_the_string_and_the_tokenizer(tiny)
     assert "\n" not in text and text.startswith("facts: the fact 'The ") and "maps to the unknown token [UNK]" in text
     assert weights in text and "tokenizer.json" in text and "more of the strings" in text
     assert "--allow-unknown-tokens" in text
-    cfg = diagnose.Config(weights=weights, allow_unknown_tokens=True, **SIZES)  # the two-digit answers are known
-    count = check_text_inputs(cfg).unknown
+    count = _text(diagnose, weights=weights, allow_unknown_tokens=True, **SIZES).unknown  # two-digit answers known
     assert count.counts["fact"] == (4, 4) and count.counts["answer"] == (0, 4)
 
 
@@ -83,8 +88,7 @@ def test_only_the_answers_unknown(tiny, tmp_path):
     with pytest.raises(ValueError, match=r"^facts: the answer 'zebra 11' \(its word 'zebra'\) maps to the unknown "
                                          r"token \[UNK\] \(id 0\) of the tokenizer .*tokenizer.json; so do 7 more"):
         _resolved(diagnose, weights=weights, facts=facts, **SIZES)
-    cfg = diagnose.Config(weights=weights, facts=facts, allow_unknown_tokens=True, **SIZES)
-    inputs = check_text_inputs(cfg)
+    inputs = _text(diagnose, weights=weights, facts=facts, allow_unknown_tokens=True, **SIZES)
     assert inputs.unknown.counts["answer"] == (4, 4) and inputs.unknown.counts["question"] == (0, 4)
     assert inputs.answer_ids == 2
     probes = text_probes(load_tokenizer(weights), [f for f in _read(facts)], passages=3, length=32, candidates=3)
@@ -118,7 +122,7 @@ def test_answers_that_tokenize_alike_are_refused_whatever_the_flag(tiny, tmp_pat
 
 
 def test_markers_the_tokenizer_cannot_write(tiny):
-    smoke = dict(remedies.SMOKE, remedies=("markers:0.5",))
+    smoke = dict(smoke=True, remedies=("markers:0.5",))
     with pytest.raises(ValueError, match=r"^marker: the marker 'zzqx' maps to the unknown token \[UNK\] \(id 0\) of "
                                          r"the tokenizer random:tiny-llama"):
         _resolved(remedies, **dict(smoke, marker="zzqx"))
@@ -129,8 +133,7 @@ def test_markers_the_tokenizer_cannot_write(tiny):
     weights = tiny(word_tokenizer(builtin_vocabulary()))  # a word-level tokenizer without U+2060
     with pytest.raises(ValueError, match=r"^marker: the marker '\\u2060' maps to the unknown token \[UNK\]"):
         _resolved(remedies, **dict(smoke, weights=weights))
-    cfg = remedies.Config(**dict(smoke, weights=weights, allow_unknown_tokens=True))
-    assert check_text_inputs(cfg).unknown.counts["marker"] == (1, 1)
+    assert _text(remedies, **dict(smoke, weights=weights, allow_unknown_tokens=True)).unknown.counts["marker"] == (1, 1)
 
 
 def test_unknown_ids_read_from_every_tokenizer_model():

@@ -48,10 +48,12 @@ from __future__ import annotations
 
 import dataclasses
 
+from ...probes.settings import SHORT_FLAGS
 from .columns import COLUMNS
 from .config import RANDOM_TINY, SMOKE, SMOKE_HELP, Config
 
 NAME = "diagnose"
+CLI_ALIASES = SHORT_FLAGS  # --weights, --passages, --lengths, ...: the flags of earlier releases, listed
 VERDICT_TITLE = "is the model lost in the middle, and how much of it did its architecture have at birth (95% CIs)"
 GRIDS = {"heatmap": ("query_bin", "key_bin")}
 """Tables of square-grid cells, checked cell by cell when a run is read back (lostmid_jax.runs.tables.check_grid)."""
@@ -92,7 +94,7 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None, resolved
     if resolved is None:
         resolved = resolve(cfg).inputs
     cpu = time.process_time()
-    model_cfg, model, path, tok = measure.load(cfg, run_dir, resolved)
+    model_cfg, model, path, tok = measure.load(resolved, run_dir)
     probes = measure.probe_sets(cfg, model_cfg, tok)
     answer_ids = next(iter(probes.values())).answers.shape[2]
     measured = measure.measure(cfg, model, probes, progress=progress)
@@ -153,9 +155,9 @@ def page_title(cfg: Config) -> str:
     """The report page's title: the checkpoint, the lengths and the sizes (runs.page)."""
     from ...probes.checkpoint import stored_checkpoint_name
 
-    lengths = ", ".join(str(t) for t in cfg.lengths)
-    return (f"Diagnosis of {stored_checkpoint_name(cfg.weights)} at T = {lengths}: {cfg.examples} examples x "
-            f"{cfg.passages} passages ({cfg.mode} probe)")
+    lengths = ", ".join(str(t) for t in cfg.probe.lengths)
+    return (f"Diagnosis of {stored_checkpoint_name(cfg.checkpoint.weights)} at T = {lengths}: {cfg.probe.examples} examples x "
+            f"{cfg.probe.passages} passages ({cfg.probe.mode} probe)")
 
 
 def page_table(tables: dict, cfg: Config):
@@ -201,7 +203,7 @@ def resolve(cfg: Config):
     from ...probes.checkpoint import resolve_checkpoint
     from ..runner import Resolved
 
-    checkpoint = resolve_checkpoint(cfg)
+    checkpoint = resolve_checkpoint(cfg.checkpoint, cfg.probe)
     cfg.check_checkpoint(checkpoint)
     return Resolved(dataclasses.replace(cfg, method=cfg.resolved_method(checkpoint.model_config.width)), checkpoint)
 

@@ -30,12 +30,14 @@ from __future__ import annotations
 import dataclasses
 import time
 
+from ...probes.settings import SHORT_FLAGS
 from .claims import NOT_APPLICABLE, theory_text
 from .columns import COLUMNS
 from .config import RANDOM_TINY, SMOKE, SMOKE_HELP, Config
 
 NAME = "remedies"
-CLI_DEPRECATED = {"length": "lengths"}  # the flag is spelled as diagnose's; --length still reads, with a hint
+CLI_ALIASES = SHORT_FLAGS  # --weights, --passages, --lengths, ...: the flags of earlier releases, listed
+CLI_DEPRECATED = {"length": "probe.lengths"}  # the flag is spelled as diagnose's; --length still reads, with a hint
 VERDICT_TITLE = "inference-time remedies vs the unmodified model (paired over examples, 95% CIs)"
 FILES = {"checkpoint": "the tiny random Llama and its word-level tokenizer measured with --smoke"}
 
@@ -73,7 +75,7 @@ def resolve(cfg: Config):
     from ...probes.checkpoint import resolve_checkpoint
     from ..runner import Resolved
 
-    checkpoint = resolve_checkpoint(cfg)
+    checkpoint = resolve_checkpoint(cfg.checkpoint, cfg.probe, marker=cfg.markers)
     cfg.check_checkpoint(checkpoint)
     return Resolved(cfg, checkpoint)
 
@@ -87,8 +89,8 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None, resolved
     if resolved is None:
         resolved = resolve(cfg).inputs
     cpu = time.process_time()
-    model_cfg, model, path, tok = load_checkpoint(cfg, run_dir, resolved)
-    probes = build_probes(cfg, tok, model_cfg.vocab_size, cfg.length)
+    model_cfg, model, path, tok = load_checkpoint(resolved, run_dir)
+    probes = build_probes(cfg.probe, tok, model_cfg.vocab_size, cfg.length, low=cfg.low)
     ids = cfg.marker_ids(tok) if any(r.startswith("markers") for r in cfg.remedies) else None
     estimate = cfg.cost(model_cfg, probes.answers.shape[2], len(ids or [1])).seconds
     base, out, valleys, beyond, scored = measure.measure(cfg, model_cfg, model, probes, ids, progress=progress)
@@ -149,8 +151,8 @@ def page_title(cfg: Config) -> str:
     """The report page's title: the checkpoint, the length and the sizes (runs.page)."""
     from ...probes.checkpoint import stored_checkpoint_name
 
-    return (f"Inference-time remedies on {stored_checkpoint_name(cfg.weights)} at T = {cfg.length}: "
-            f"{len(cfg.remedies)} remedies, {cfg.examples} examples x {cfg.passages} passages ({cfg.mode} probe)")
+    return (f"Inference-time remedies on {stored_checkpoint_name(cfg.checkpoint.weights)} at T = {cfg.length}: "
+            f"{len(cfg.remedies)} remedies, {cfg.probe.examples} examples x {cfg.probe.passages} passages ({cfg.probe.mode} probe)")
 
 
 def run_info(result: Result) -> dict:

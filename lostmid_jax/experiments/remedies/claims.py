@@ -192,7 +192,7 @@ def verdict_lines(result) -> list[str]:
         lines.insert(1, result.unknown)
     lines.append("Serving-side KV-cache reordering is not a remedy here: it returns the same keys and values, so the "
                  "model's output and its influence profile are unchanged (README, scope).")
-    if cfg.weights == RANDOM_TINY:  # the smoke note comes first, as in every verdict
+    if cfg.checkpoint.weights == RANDOM_TINY:  # the smoke note comes first, as in every verdict
         lines.insert(0, "(smoke run: a random tiny model answers at chance; the numbers test the pipeline, not "
                         "remedies)")
     return lines

@@ -34,7 +34,7 @@ def measure(cfg: Config, model_cfg, model, probes, marker_ids, *, progress: bool
 
     beyond, scored = {"none": extrapolated(model_cfg, probes.positions_needed)}, [probes]
     sizes = dict(attention_examples=cfg.attention_examples, influence_examples=cfg.influence_examples,
-                 batch=cfg.batch, theory_a=cfg.theory_a, n_boot=cfg.n_boot, seed=cfg.seed)
+                 batch=cfg.batch, theory_a=cfg.theory_a, n_boot=cfg.n_boot, seed=cfg.probe.seed)
     _LOG.info(f"measuring the unmodified model and {len(cfg.remedies)} remedies on {probes.examples} examples x "
               f"{probes.passages} passages, T = {probes.length} (each remedy compiles once)")
     bar = tqdm(total=1 + len(cfg.remedies), disable=not progress, desc="models")
@@ -48,7 +48,7 @@ def measure(cfg: Config, model_cfg, model, probes, marker_ids, *, progress: bool
             out[spec] = (remedy, None, None, applied.skipped)
         else:
             m = measure_model(applied.model, applied.probes, **sizes)
-            out[spec] = (remedy, m, compare(base, m, n_boot=cfg.n_boot, seed=cfg.seed), None)
+            out[spec] = (remedy, m, compare(base, m, n_boot=cfg.n_boot, seed=cfg.probe.seed), None)
             valleys[spec] = _valley(m.received_raw)
             beyond[spec] = extrapolated(model_cfg, applied.probes.positions_needed)
             scored.append(applied.probes)
