@@ -15,8 +15,10 @@ key-value formats), filler (text cut between whole words),
 tokenizer (reading the model's tokenizer; a word-level one built with the
 `tokenizers` library), scoring (log-probabilities, ranks, exact match),
 position_test (intervals and the paired middle-vs-ends difference),
-checkpoint (the model a probe runs on: a checkpoint and its tokenizer, or the
-tiny random Llama of --smoke; the probe set from an experiment's fields),
+settings (the groups diagnose and remedies share: CheckpointSettings,
+ProbeDesign), checkpoint (the model a probe runs on, looked up once: a
+checkpoint and its tokenizer, or the tiny random Llama of --smoke; the probe
+set from a ProbeDesign),
 unknown (strings the tokenizer maps to [UNK] and answers that tokenize alike,
 refused or counted), context (the trained context; lengths beyond it) and
 cost (a run's CPU seconds and memory, estimated before any model loads).
@@ -51,9 +53,11 @@ _EXPORTS = {
     "PositionResult": ".position_test",
     "middle_passages": ".position_test",
     "position_test": ".position_test",
+    "CheckpointSettings": ".settings",
+    "ProbeDesign": ".settings",
 }
 _SUBMODULES = ("checkpoint", "context", "cost", "documents", "fact_files", "filler", "position_test", "scoring",
-               "tokenizer", "unknown")
+               "settings", "tokenizer", "unknown")
 
 __all__ = sorted(_EXPORTS) + list(_SUBMODULES)
 
