@@ -71,7 +71,8 @@ def test_a_stored_config_reads_back_without_a_lookup(exp, name, config_reads):
 
     from lostmid_jax.runs.config import from_dict, jsonable
 
-    stored = json.loads((pathlib.Path(__file__).parents[1] / "data" / "configs" / f"{name}_smoke_flat.json").read_text())
+    golden = pathlib.Path(__file__).parents[1] / "data" / "configs" / f"{name}_smoke_flat.json"
+    stored = json.loads(golden.read_text())
     values = dict(stored["config"], weights="org/not-on-this-machine")
     cfg = from_dict(exp.Config, values)
     assert config_reads == [] and cfg.checkpoint.weights == "org/not-on-this-machine"

@@ -24,9 +24,10 @@ _LOG = logging.getLogger(__name__)
 
 
 def load(checkpoint, run_dir):
-    """(DecoderConfig, Decoder, directory, tokenizer or None) of the checkpoint as resolved (:func:`probes.
-    checkpoint.load_checkpoint`); the --smoke checkpoint's weight matrices are scaled by TINY_GAIN (std 0.02 -> 0.1) so that
-    its attention is not uniform: a stand-in for a trained model, compared with Step-0 inits of std 0.02."""
+    """(DecoderConfig, Decoder, directory, tokenizer or None) of the checkpoint as resolved
+    (:func:`probes.checkpoint.load_checkpoint`); the --smoke checkpoint's weight matrices are scaled by TINY_GAIN
+    (std 0.02 -> 0.1) so that its attention is not uniform: a stand-in for a trained model, compared with Step-0
+    inits of std 0.02."""
     from ...probes.checkpoint import load_checkpoint
 
     return load_checkpoint(checkpoint, run_dir, gain=TINY_GAIN)

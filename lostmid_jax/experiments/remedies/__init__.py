@@ -152,7 +152,8 @@ def page_title(cfg: Config) -> str:
     from ...probes.checkpoint import stored_checkpoint_name
 
     return (f"Inference-time remedies on {stored_checkpoint_name(cfg.checkpoint.weights)} at T = {cfg.length}: "
-            f"{len(cfg.remedies)} remedies, {cfg.probe.examples} examples x {cfg.probe.passages} passages ({cfg.probe.mode} probe)")
+            f"{len(cfg.remedies)} remedies, {cfg.probe.examples} examples x {cfg.probe.passages} passages "
+            f"({cfg.probe.mode} probe)")
 
 
 def run_info(result: Result) -> dict:
