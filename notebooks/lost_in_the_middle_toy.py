@@ -39,7 +39,7 @@ import runpy
 
 from lostmid_jax import compile_cache, experiments
 from lostmid_jax.experiments import micro_training, remedies
-from lostmid_jax.experiments.script import default_run_dir
+from lostmid_jax.experiments.script import build_config, default_run_dir
 from lostmid_jax.runs import load_run
 from lostmid_jax.train import export_hf
 
@@ -62,9 +62,9 @@ cfg, model_dir = export_hf(train_dir / "train", train_dir / "toy_model")
 flags = dict(zip(["mode", "passages", "lengths", "key_tokens"],
                  ["tokens", cfg.kv_pairs, cfg.passage_length, cfg.passage_key_tokens]))
 chosen = ("rope_base:4", "reorder:last", "sinks:2:8") if SMOKE_RUN else recipe["REMEDIES"]
-rem = remedies.Config(weights=str(model_dir), remedies=chosen, marker="1", context=cfg.passage_length,
-                      examples=6 if SMOKE_RUN else 100, candidates=5, value_tokens=1, attention_examples=8,
-                      n_boot=200 if SMOKE_RUN else 2000, **flags)
+rem = build_config(remedies, weights=str(model_dir), remedies=chosen, marker="1", context=cfg.passage_length,
+                   examples=6 if SMOKE_RUN else 100, candidates=5, value_tokens=1, attention_examples=8,
+                   n_boot=200 if SMOKE_RUN else 2000, **flags)
 out = default_run_dir(runs_root, "notebooks")
 experiments.execute(remedies, rem, out, progress=False)
 run = load_run(out)

@@ -203,9 +203,13 @@ def flags(cls, *, aliases: dict[str, str] | None = None, legacy: dict[str, str] 
 
 
 def _default_of(cls, path: str):
-    """The default at dotted ``path``: nested configs' defaults are read from the default instance."""
+    """The default at dotted ``path``: nested configs' defaults are read from the default instance, or, for a
+    nested config without one (a required group), from its class's field defaults."""
     head, _, rest = path.partition(".")
     value = field_default(cls, head)
+    if rest and value is dataclasses.MISSING:
+        inner = nested_class(field_types(cls)[head])
+        return _default_of(inner, rest) if inner is not None else value
     for name in rest.split(".") if rest else ():
         if not dataclasses.is_dataclass(value):
             return dataclasses.MISSING

@@ -1,6 +1,6 @@
 """Run one experiment into its run directory: the steps every experiment shares.
 
-    resolve ("auto" -> what runs) -> claim the run directory (never someone else's results)
+    resolve ("auto" -> what runs; the inputs looked up once) -> claim the run directory (never someone else's results)
     -> config.json (status "running") -> run -> records (CSV) -> columns.csv (the column
     dictionary, from the module's COLUMNS) -> summary (table.txt) -> verdict (verdict.txt)
     -> figures: module.figures(tables, cfg) on the tables read back from the CSV files just
@@ -26,6 +26,7 @@ written (an error under the test suite's settings).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import pathlib
 import shutil
@@ -52,6 +53,24 @@ _STANDARD_FILES = {
     "verdict.txt": "the verdict printed above",
     LEDGER_FILE: "the names of the entries this run wrote (all that --replace-unfinished may remove)",
 }
+
+
+@dataclasses.dataclass(frozen=True)
+class Resolved:
+    """What an experiment's ``resolve(cfg)`` may return instead of a config: the config that runs (recorded in
+    config.json) and what it looked up once before the run directory is claimed (a checkpoint: its directory,
+    config.json, tokenizer), handed to ``run(cfg, run_dir, ..., resolved=inputs)``."""
+
+    config: object
+    inputs: object
+
+
+def resolved_run(exp, cfg):
+    """(config, {"resolved": inputs} or {}) after ``exp.resolve`` (where the experiment has one)."""
+    if not hasattr(exp, "resolve"):
+        return cfg, {}
+    out = exp.resolve(cfg)
+    return (out.config, {"resolved": out.inputs}) if isinstance(out, Resolved) else (out, {})
 
 
 def writes_files() -> bool:
@@ -162,10 +181,9 @@ def execute(exp, cfg, run_dir, *, smoke: bool = False, progress: bool = True, fi
 
 def _execute(exp, cfg, run_dir, *, smoke, progress, figures, mesh, echo, replace_unfinished, profile):
     start = time.perf_counter()
-    if hasattr(exp, "resolve"):  # "auto" choices made now, so config.json records what runs
-        cfg = exp.resolve(cfg)
+    cfg, resolved = resolved_run(exp, cfg)  # "auto" choices made now, so config.json records what runs
     if not writes_files():  # multi-host: process 0 claims and writes; the others compute
-        return exp.run(cfg, resolve_out(run_dir), progress=progress, mesh=mesh)
+        return exp.run(cfg, resolve_out(run_dir), progress=progress, mesh=mesh, **resolved)
     held = None
     try:
         with stop.shielded():  # a signal during the claim stops the run at its first write, not halfway
@@ -176,7 +194,7 @@ def _execute(exp, cfg, run_dir, *, smoke, progress, figures, mesh, echo, replace
                         f"{len(held.left)} it did not write in {held.path}: {', '.join(held.left)}")
         with recording(held.path, fresh=not held.resumed):
             return _claimed(exp, cfg, held, start, smoke=smoke, progress=progress, figures=figures, mesh=mesh,
-                            echo=echo, profile=profile)
+                            echo=echo, profile=profile, resolved=resolved)
     except BaseException as err:
         if held is not None:
             with stop.shielded():
@@ -203,13 +221,13 @@ def _stopped(exp, cfg, held, smoke: bool, err: BaseException) -> None:
         write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status=status)
 
 
-def _claimed(exp, cfg, held, start, *, smoke, progress, figures, mesh, echo, profile):
+def _claimed(exp, cfg, held, start, *, smoke, progress, figures, mesh, echo, profile, resolved):
     run_dir = held.path
     phases = {}
     write_config(run_dir, cfg, experiment=exp.NAME, smoke=smoke, status="running")
     log.info(f"{exp.NAME}: running into {run_dir}")
     with _timed(phases, "run"):
-        result = exp.run(cfg, run_dir, progress=progress, mesh=mesh)
+        result = exp.run(cfg, run_dir, progress=progress, mesh=mesh, **resolved)
     written = _write_results(exp, cfg, run_dir, result, start, smoke=smoke, figures=figures, phases=phases)
     _announce(exp, run_dir, result, *written, echo=echo)
     if profile and echo is not None:

@@ -154,6 +154,16 @@ def config_from_args(exp, args: argparse.Namespace, flag_list) -> object:
     return from_dict(exp.Config, values)
 
 
+def build_config(exp, values: dict | None = None, *, smoke: bool = False, **fields):
+    """The experiment's Config from field values given as dotted paths ("probe.passages") or as the short names
+    of its alias table (``exp.CLI_ALIASES``: "passages", "allow_download"), on the ``--smoke`` sizes when
+    ``smoke``: what the flags would build, in Python (ValueError naming a bad value)."""
+    aliases = getattr(exp, "CLI_ALIASES", None) or {}
+    given = {**(values or {}), **fields}
+    dotted = {aliases.get(key.replace("_", "-"), key): value for key, value in given.items()}
+    return from_dict(exp.Config, merge(nest(_smoke_paths(exp)) if smoke else {}, nest(dotted)))
+
+
 def default_run_dir(root: str, name: str) -> pathlib.Path:
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d-%H%M%S-%f")
     return pathlib.Path(root) / name / stamp

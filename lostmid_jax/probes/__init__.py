@@ -14,10 +14,11 @@ fact_files (the --facts file: facts, the paper's multi-document QA and
 key-value formats), filler (text cut between whole words),
 tokenizer (reading the model's tokenizer; a word-level one built with the
 `tokenizers` library), scoring (log-probabilities, ranks, exact match),
-accuracy_by_passage (accuracy per passage with intervals, the paired middle-vs-ends
-difference: position_test),
-checkpoint (the model a probe runs on: a checkpoint and its tokenizer, or the
-tiny random Llama of --smoke; the probe set from an experiment's fields),
+accuracy_by_passage (accuracy per passage with intervals, and the paired middle-vs-ends difference),
+settings (the groups diagnose and remedies share: CheckpointSettings,
+ProbeDesign), checkpoint (the model a probe runs on, looked up once: a
+checkpoint and its tokenizer, or the tiny random Llama of --smoke; the probe
+set from a ProbeDesign),
 unknown (strings the tokenizer maps to [UNK] and answers that tokenize alike,
 refused or counted), context (the trained context; lengths beyond it) and
 cost (a run's CPU seconds and memory, estimated before any model loads).
@@ -52,9 +53,11 @@ _EXPORTS = {
     "PositionResult": ".accuracy_by_passage",
     "middle_passages": ".accuracy_by_passage",
     "position_test": ".accuracy_by_passage",
+    "CheckpointSettings": ".settings",
+    "ProbeDesign": ".settings",
 }
 _SUBMODULES = ("accuracy_by_passage", "checkpoint", "context", "cost", "documents", "fact_files", "filler", "scoring",
-               "tokenizer", "unknown")
+               "settings", "tokenizer", "unknown")
 
 __all__ = sorted(_EXPORTS) + list(_SUBMODULES)
 

@@ -2,16 +2,16 @@
 
     tiny_config()                               # the tiny Llama's DecoderConfig (vocabulary: the word tokenizer's)
     write_tiny_checkpoint(path, gain=5.0)       # save_hf of a random one + tokenizer.json (the `tokenizers` library)
-    check_text_inputs(cfg)                      # text mode: a tokenizer, readable corpus and facts, every string
-                                                # known to the tokenizer, distinct candidates (named errors)
-    model_cfg, model, path, tok = load_checkpoint(cfg, run_dir)      # cfg: weights, allow_download, mode, dtype
-    probes = build_probes(cfg, tok, vocab_size, length)              # text or token-level, from cfg's fields
+    checkpoint = resolve_checkpoint(source, probe)   # looked up once: directory, config.json, DecoderConfig,
+                                                     # tokenizer, text mode's checks; every later step takes it
+    check_text_inputs(probe, tok)               # text mode: readable corpus and facts, every string known to the
+                                                # tokenizer, distinct candidates (named errors)
+    model_cfg, model, path, tok = load_checkpoint(checkpoint, run_dir)   # the weights, read once
+    probes = build_probes(probe, tok, vocab_size, length)                # text or token-level
 
-``cfg`` is any config with the probe fields the experiments share (``diagnose``
-and ``remedies``): weights (RANDOM_TINY writes the tiny model into
-<run_dir>/checkpoint), allow_download, mode ("text" or "tokens"), examples,
-passages, candidates, key_tokens, value_tokens, facts, corpus, seed and
-optionally low, marker, allow_unknown_tokens and dtype.
+``source`` and ``probe`` are the groups the experiments share
+(:mod:`.settings`: CheckpointSettings, ProbeDesign; RANDOM_TINY writes the
+tiny model into <run_dir>/checkpoint).
 """
 
 from __future__ import annotations
@@ -20,10 +20,9 @@ import dataclasses
 import logging
 import pathlib
 
+from .settings import RANDOM_TINY, CheckpointSettings, ProbeDesign, checkpoint_title
 from .tokenizer import TOKENIZER_FILES
 
-RANDOM_TINY = "random:tiny-llama"
-"""``weights`` of --smoke: a tiny random Llama written with save_hf, with a word-level tokenizer."""
 TINY_LLAMA = dict(depth=2, width=32, heads=4, kv_heads=2, mlp_width=64, rope_theta=1e4, rope_scaling=None,
                   max_positions=512)
 """The tiny Llama's fields over preset "llama-3.2-1b": RMSNorm, SwiGLU, RoPE; width 32, 2 layers."""
@@ -90,8 +89,8 @@ def check_tokenizer_files(path, weights, *, name: str = "weights") -> None:
         raise _no_tokenizer(name, weights)
 
 
-def probe_facts(cfg):
-    """The facts of ``cfg``'s examples: the first ``examples`` of its ``facts`` file, else the built-in ones
+def probe_facts(cfg: ProbeDesign):
+    """The facts of the probe's examples: the first ``examples`` of its ``facts`` file, else the built-in ones
     (ValueError naming ``examples`` past the built-in generator's distinct facts)."""
     from .documents import builtin_facts, read_facts
 
@@ -114,31 +113,22 @@ class TextInputs:
     tokenizer: object
 
 
-def check_text_inputs(cfg) -> TextInputs:
+def check_text_inputs(cfg: ProbeDesign, tok, *, marker: str | None = None, tiny: bool = False) -> TextInputs:
     """Text mode's refusals before any work (ValueError, one line naming the field): a checkpoint without a
     tokenizer (``weights``; RANDOM_TINY brings its own), an unreadable ``corpus``, a ``facts`` file with fewer
     than 2 facts or too few distinct answers for the candidates, of the paper's formats with fewer than k - 1
     distractor documents in an example (``passages``) or more ids in an example's documents and question than
     the shortest prompt length (``lengths``), a string the tokenizer maps to its unknown id (unless
-    ``cfg.allow_unknown_tokens``), answers that tokenize alike (:mod:`.unknown`)."""
+    ``cfg.allow_unknown_tokens``), answers that tokenize alike (:mod:`.unknown`), a ``marker`` (of markers
+    remedies; None: none) the tokenizer cannot write. ``tok``: the checkpoint's tokenizer; ``tiny``: it is the
+    tiny word-level one of RANDOM_TINY (the documents' length is not checked with it)."""
     from .documents import ANSWER, read_corpus, read_facts
-    from .tokenizer import load_tokenizer
     from .unknown import check_candidates, check_known, probe_texts
-
-    directory = None
-    if cfg.weights != RANDOM_TINY:
-        from ..nn.hf.hub import checkpoint_config
-
-        directory = checkpoint_config(cfg.weights, allow_download=cfg.allow_download)[0]
-        tok = load_tokenizer(directory)
-    else:
-        tok = tiny_tokenizer()
     corpus = read_corpus(cfg.corpus) if cfg.corpus is not None else None
     if cfg.facts is not None and len(read_facts(cfg.facts)) < 2:
         raise ValueError("facts: the file must hold >= 2 facts (the paired intervals need 2 examples)")
     facts = probe_facts(cfg)
-    _check_documents(cfg, facts, tok if directory is not None else None)
-    marker = getattr(cfg, "marker", None) if _uses_markers(cfg) else None
+    _check_documents(cfg, facts, None if tiny else tok)
     count = check_known(tok, probe_texts(facts, corpus=corpus, marker=marker),
                         allow=cfg.allow_unknown_tokens, marker=marker)
     answers = [f.answer for f in facts]
@@ -146,12 +136,12 @@ def check_text_inputs(cfg) -> TextInputs:
         raise ValueError(f"candidates: {cfg.candidates} answer candidates need as many distinct answers among the "
                          f"{len(facts)} facts of the examples, found {len(set(answers))}")
     check_candidates(tok, answers)
-    if marker is not None and hasattr(cfg, "marker_ids"):
-        cfg.marker_ids(tok)  # a marker that encodes to nothing is refused
+    if marker is not None:
+        encode_marker(marker, tok)  # a marker that encodes to nothing is refused
     return TextInputs(count, max(len(tok.encode(ANSWER.format(answer=a))) for a in answers), tok)
 
 
-def _check_documents(cfg, facts, tok) -> None:
+def _check_documents(cfg: ProbeDesign, facts, tok) -> None:
     """Examples of the paper's formats (facts with distractor documents): k - 1 distractors each (``passages``),
     and, with the checkpoint's tokenizer ``tok``, documents and question within the shortest length."""
     if not facts or not hasattr(facts[0], "distractors"):
@@ -166,16 +156,16 @@ def _check_documents(cfg, facts, tok) -> None:
         check_document_length(documents_needed(tok, facts, cfg.passages), min(cfg.lengths), cfg.passages)
 
 
-def _uses_markers(cfg) -> bool:
-    return any(str(r).startswith("markers") for r in getattr(cfg, "remedies", ()))
-
-
-def checkpoint_title(weights: str) -> str:
-    """The checkpoint's name in titles: "tiny random Llama", the directory's name, or the hub id."""
-    if weights == RANDOM_TINY:
-        return "tiny random Llama"
-    path = pathlib.Path(weights)
-    return path.resolve().name if path.is_dir() else weights
+def encode_marker(marker: str, tok) -> list[int]:
+    """The ids of a marker: a token id (digits), or the string encoded with ``tok`` (ValueError naming
+    ``marker`` when it encodes to nothing)."""
+    if marker.isdigit():
+        return [int(marker)]
+    ids = tok.encode(marker)
+    if not ids:
+        raise ValueError(f"marker: {marker!r} encodes to no token with the tokenizer {tok.source}; pass "
+                         "a token id or another string")
+    return ids
 
 
 def stored_checkpoint_name(weights) -> str:
@@ -190,14 +180,72 @@ def stored_checkpoint_name(weights) -> str:
     return text
 
 
-def load_checkpoint(cfg, run_dir, *, gain: float = 1.0):
-    """(DecoderConfig, Decoder, directory, tokenizer or None) of ``cfg.weights``; RANDOM_TINY is written first
-    (into <run_dir>/checkpoint, or a temporary directory without a run directory)."""
-    from ..nn import load_hf
-    from ..nn.hf.hub import checkpoint_config
+@dataclasses.dataclass(frozen=True)
+class ResolvedCheckpoint:
+    """A checkpoint source looked up once, before any model loads (:func:`resolve_checkpoint`).
+
+    Attributes:
+      source: the settings it was resolved from.
+      path: the local directory (None for RANDOM_TINY, written into the run directory when it loads).
+      hf_config: its parsed config.json (None for RANDOM_TINY); ``load_hf`` reuses it.
+      model_config: the DecoderConfig, its size checked, with a vocabulary.
+      tokenizer: text mode: the checkpoint's tokenizer (the tiny word-level one for RANDOM_TINY), else None.
+      text: text mode: what :func:`check_text_inputs` learned, else None.
+    """
+
+    source: CheckpointSettings
+    path: pathlib.Path | None
+    hf_config: dict | None
+    model_config: object
+    tokenizer: object = None
+    text: TextInputs | None = None
+
+    @property
+    def trained_context(self) -> tuple[int, str]:
+        """(positions, how it was read) of the checkpoint's trained context (:func:`.context.trained_context`)."""
+        from .context import trained_context
+
+        return trained_context(self.model_config)
+
+    @property
+    def answer_ids(self) -> int | None:
+        """A, the longest answer in ids (text mode), else None."""
+        return self.text.answer_ids if self.text is not None else None
+
+
+def resolve_checkpoint(source: CheckpointSettings, probe: ProbeDesign, *, marker: str | None = None
+                       ) -> ResolvedCheckpoint:
+    """``source.weights`` looked up once (one config.json read; nothing for RANDOM_TINY): the directory, its
+    DecoderConfig (size checked, a vocabulary; ValueError naming ``weights``) and, in the probe's text mode, its
+    tokenizer and :func:`check_text_inputs`' refusals (``marker``: of markers remedies, or None)."""
+    path = raw = None
+    if source.weights == RANDOM_TINY:
+        model_cfg = tiny_config()
+    else:
+        from ..nn.hf.hub import read_checkpoint
+
+        path, raw, model_cfg = read_checkpoint(source.weights, allow_download=source.allow_download)
+    model_cfg = model_cfg.check_size()
+    if model_cfg.vocab_size is None:
+        raise ValueError("weights: the checkpoint has no vocabulary (config.json without vocab_size)")
+    if probe.mode != "text":
+        return ResolvedCheckpoint(source, path, raw, model_cfg)
     from .tokenizer import load_tokenizer
 
-    if cfg.weights == RANDOM_TINY:
+    tok = tiny_tokenizer() if path is None else load_tokenizer(path)
+    return ResolvedCheckpoint(source, path, raw, model_cfg, tok,
+                              check_text_inputs(probe, tok, marker=marker, tiny=path is None))
+
+
+def load_checkpoint(checkpoint: ResolvedCheckpoint, run_dir, *, gain: float = 1.0):
+    """(DecoderConfig, Decoder, directory, tokenizer or None) of the checkpoint :func:`resolve_checkpoint`
+    looked up; RANDOM_TINY is written first (into <run_dir>/checkpoint, or a temporary directory without a run
+    directory)."""
+    from ..nn import load_hf
+    from .tokenizer import load_tokenizer
+
+    raw, tok = checkpoint.hf_config, checkpoint.tokenizer
+    if checkpoint.source.weights == RANDOM_TINY:
         import tempfile
 
         from ..runs.ledger import note
@@ -207,83 +255,31 @@ def load_checkpoint(cfg, run_dir, *, gain: float = 1.0):
         note(path)  # listed in the run's record before it is written (what --replace-unfinished removes)
         _LOG.info(f"writing a tiny random Llama (seed {TINY_SEED}) and a word-level tokenizer to {path}")
         write_tiny_checkpoint(path, gain=gain)
+        tok = load_tokenizer(path) if tok is not None else None  # text mode: the tokenizer written there, as read
     else:
-        path = checkpoint_config(cfg.weights, allow_download=cfg.allow_download)[0]
-    tok = load_tokenizer(path) if cfg.mode == "text" else None
-    dtype = getattr(cfg, "dtype", "float32")
+        path = checkpoint.path
+    dtype = checkpoint.source.dtype
     _LOG.info(f"loading {path} with nn.load_hf ({dtype})")
-    model_cfg, model = load_hf(path, param_dtype=dtype)
+    model_cfg, model = load_hf(path, param_dtype=dtype, hf_config=raw)
     return model_cfg, model, path, tok
 
 
-def build_probes(cfg, tok, vocab_size: int, length: int):
-    """The probe set of ``cfg`` at prompt length T = ``length`` (text with ``tok``, or token ids)."""
+def build_probes(cfg: ProbeDesign, tok, vocab_size: int, length: int, *, low: int = 0):
+    """The probe set of design ``cfg`` at prompt length T = ``length`` (text with ``tok``, or token ids drawn
+    from ``low`` up)."""
     from ..retrieval.token_probes import token_probes
     from .documents import read_corpus, text_probes
 
     if cfg.mode == "tokens":
         return token_probes(vocab_size, examples=cfg.examples, passages=cfg.passages, length=length,
                             candidates=cfg.candidates, key_tokens=cfg.key_tokens, value_tokens=cfg.value_tokens,
-                            low=getattr(cfg, "low", 0), seed=cfg.seed)
+                            low=low, seed=cfg.seed)
     corpus = read_corpus(cfg.corpus) if cfg.corpus else None
     return text_probes(tok, probe_facts(cfg), passages=cfg.passages, length=length, candidates=cfg.candidates,
                        corpus=corpus, seed=cfg.seed)
 
 
-
-class CheckpointSource:
-    """The checkpoint side of an experiment config with fields ``weights``, ``allow_download``, ``mode``,
-    ``corpus`` and ``facts`` (diagnose, remedies): validation, the local directory, the DecoderConfig, a title."""
-
-    def check_source(self) -> None:
-        """weights non-empty, allow_download a bool, mode one of ``modes``, corpus / facts only in mode 'text'."""
-        from ..validation import check_bool_like
-
-        if not isinstance(self.weights, str) or not self.weights:
-            raise ValueError(f"weights must be a checkpoint directory or hub id, got {self.weights!r}")
-        object.__setattr__(self, "allow_download", check_bool_like("allow_download", self.allow_download))
-        for name in ("corpus", "facts"):
-            if getattr(self, name) is not None and self.mode != "text":
-                raise ValueError(f"{name} is used by mode 'text' only, got mode={self.mode!r}")
-
-    def lengths_tuple(self) -> tuple:
-        """``lengths`` as a tuple: a sequence's items, else the one value (a config.json may hold either)."""
-        return tuple(self.lengths) if isinstance(self.lengths, (list, tuple)) else (self.lengths,)
-
-    def check_flags(self, dtypes) -> None:
-        """dtype one of ``dtypes``; allow_unknown_tokens and allow_extrapolation bools (ValueError naming them)."""
-        from ..validation import check_bool_like, check_choice
-
-        check_choice("dtype", self.dtype, dtypes)
-        for name in ("allow_unknown_tokens", "allow_extrapolation"):
-            object.__setattr__(self, name, check_bool_like(name, getattr(self, name)))
-
-    def checked_model_config(self):
-        """The checkpoint's DecoderConfig, its size checked, with a vocabulary (ValueError naming ``weights``)."""
-        model_cfg = self.model_config().check_size()
-        if model_cfg.vocab_size is None:
-            raise ValueError("weights: the checkpoint has no vocabulary (config.json without vocab_size)")
-        return model_cfg
-
-    def checkpoint(self) -> pathlib.Path | None:
-        """The checkpoint's local directory (None for the tiny random one); ValueError naming ``weights``."""
-        return None if self.weights == RANDOM_TINY else self._read_checkpoint()[0]
-
-    def model_config(self):
-        """The checkpoint's DecoderConfig from its config.json (ValueError naming ``weights``)."""
-        return tiny_config() if self.weights == RANDOM_TINY else self._read_checkpoint()[1]
-
-    def _read_checkpoint(self):
-        from ..nn.hf.hub import checkpoint_config
-
-        return checkpoint_config(self.weights, allow_download=self.allow_download)
-
-    @property
-    def title(self) -> str:
-        """The checkpoint's name in titles."""
-        return checkpoint_title(self.weights)
-
-__all__ = ["CheckpointSource", "RANDOM_TINY", "TINY_LLAMA", "TINY_SEED", "TOKENIZER_FILES", "TextInputs", "WORD_JOINER",
-           "build_probes", "check_text_inputs", "check_tokenizer_files", "checkpoint_title", "load_checkpoint",
-           "probe_facts", "stored_checkpoint_name", "tiny_config", "tiny_tokenizer", "tiny_words",
-           "write_tiny_checkpoint"]
+__all__ = ["RANDOM_TINY", "ResolvedCheckpoint", "TINY_LLAMA", "TINY_SEED", "TOKENIZER_FILES", "TextInputs",
+           "WORD_JOINER", "build_probes", "check_text_inputs", "check_tokenizer_files", "checkpoint_title",
+           "encode_marker", "load_checkpoint", "probe_facts", "resolve_checkpoint", "stored_checkpoint_name",
+           "tiny_config", "tiny_tokenizer", "tiny_words", "write_tiny_checkpoint"]

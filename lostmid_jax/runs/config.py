@@ -169,6 +169,33 @@ def from_dict(cls, values: dict):
     return cls(**kwargs)
 
 
+def renamed(cls, values: dict) -> dict:
+    """``values`` with the fields of earlier config.json files under their names now (``cls.RENAMED_FIELDS``
+    {old: new name or dotted path into a nested config, e.g. "weights": "checkpoint.weights"}); a value given
+    under the new name too wins (a flag over a file)."""
+    table = getattr(cls, "RENAMED_FIELDS", {})
+    if not any(old in values for old in table):
+        return values
+    out = {k: v for k, v in values.items() if k not in table}
+    for old, new in table.items():
+        if old in values:
+            _set_default(out, new.split("."), values[old])
+    return out
+
+
+def _set_default(node: dict, path: list[str], value) -> None:
+    """node[a][b]... = value along ``path`` unless already set (a nested config met on the way becomes its dict)."""
+    head, rest = path[0], path[1:]
+    if not rest:
+        node.setdefault(head, value)
+        return
+    inner = node.get(head)
+    if dataclasses.is_dataclass(inner) and not isinstance(inner, type):
+        inner = {f.name: getattr(inner, f.name) for f in dataclasses.fields(inner)}
+    node[head] = inner = dict(inner) if isinstance(inner, dict) else {}
+    _set_default(inner, rest, value)
+
+
 def field_default(cls, name: str):
     """The default value of field ``name`` of dataclass ``cls`` (dataclasses.MISSING if none)."""
     field = next(f for f in dataclasses.fields(cls) if f.name == name)

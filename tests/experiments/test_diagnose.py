@@ -11,6 +11,7 @@ from flax import nnx
 
 from lostmid_jax import cli
 from lostmid_jax.experiments import diagnose
+from lostmid_jax.experiments.script import build_config
 from lostmid_jax.nn import Decoder, load_hf, preset, save_hf
 
 
@@ -31,7 +32,7 @@ def test_smoke_writes_its_checkpoint_and_every_file(smoke_run):
             "fig2_attention.png", "fig3_heatmap.png", "fig4_influence.png"} <= names
     assert {f"{n}" for n in diagnose.COLUMNS} <= names
     config = json.loads((smoke_run / "config.json").read_text())
-    assert config["config"]["weights"] == diagnose.RANDOM_TINY and config["smoke"] is True
+    assert config["config"]["checkpoint"]["weights"] == diagnose.RANDOM_TINY and config["smoke"] is True
     assert (smoke_run / "checkpoint" / "tokenizer.json").is_file()
     cfg, _ = load_hf(smoke_run / "checkpoint")
     assert cfg.position == "rope" and cfg.mlp == "swiglu"
@@ -43,7 +44,7 @@ def test_every_column_is_documented_and_positions_are_one_based(smoke_run):
     t = _tables(smoke_run)
     for name, frame in t.items():
         assert list(frame.columns) == list(diagnose.COLUMNS[f"{name}.csv"]), name
-    k, lengths = diagnose.SMOKE["passages"], diagnose.SMOKE["lengths"]
+    k, lengths = diagnose.SMOKE["probe.passages"], diagnose.SMOKE["probe.lengths"]
     T = lengths[0]  # attention and profiles are measured at the first length
     assert t["accuracy"]["passage"].tolist() == list(range(1, k + 1)) * len(lengths)
     assert t["accuracy"]["length"].tolist() == [t for t in lengths for _ in range(k)]
@@ -91,8 +92,8 @@ def test_bad_input_is_one_line_exit_2(bare_checkpoints, tmp_path, capsys, flags,
 
 @pytest.mark.slow  # 16 s of compiling; tokens-mode scoring is checked against transformers in tests/probes
 def test_tokens_mode_runs_without_a_tokenizer(bare_checkpoints, tmp_path):
-    cfg = diagnose.Config(weights=str(bare_checkpoints / "llama"), mode="tokens", passages=3, lengths=(24,), examples=3,
-                          candidates=3, attention_examples=2, profile_examples=2, heat_bins=8, n_boot=100)
+    cfg = build_config(diagnose, weights=str(bare_checkpoints / "llama"), mode="tokens", passages=3, lengths=(24,),
+                       examples=3, candidates=3, attention_examples=2, profile_examples=2, heat_bins=8, n_boot=100)
     result = diagnose.run(cfg, None, progress=False)
     assert result.measured["tests"][24]["scores"].logprob.shape == (3, 3, 3)
     assert result.measured["attention"]["vs_uniform"].shape == (2, 1, 2, 24)
@@ -108,10 +109,10 @@ def test_a_received_run_reads_back_without_its_checkpoint(smoke_run, tmp_path):
     copy = tmp_path / "received"
     shutil.copytree(smoke_run, copy, ignore=shutil.ignore_patterns("checkpoint"))
     config = json.loads((copy / "config.json").read_text())
-    config["config"].update(weights="someone/not-cached", allow_download=True)
+    config["config"].update(checkpoint={"weights": "someone/not-cached", "allow_download": True})
     (copy / "config.json").write_text(json.dumps(config))
     run = load_run(copy)
-    assert run.config.weights == "someone/not-cached" and "accuracy" in run.tables
+    assert run.config.checkpoint.weights == "someone/not-cached" and "accuracy" in run.tables
 
 
 def test_examples_jsonl_holds_every_scored_prompt_and_the_baselines(smoke_run, tmp_path):
@@ -126,14 +127,14 @@ def test_examples_jsonl_holds_every_scored_prompt_and_the_baselines(smoke_run, t
     from lostmid_jax.stats.intervals import wilson_interval
 
     rows = read_examples(smoke_run)
-    e, k, lengths = diagnose.SMOKE["examples"], diagnose.SMOKE["passages"], diagnose.SMOKE["lengths"]
+    e, k, lengths = diagnose.SMOKE["probe.examples"], diagnose.SMOKE["probe.passages"], diagnose.SMOKE["probe.lengths"]
     position = [r for r in rows if r["condition"] == "position"]
     assert len(position) == e * k * len(lengths) and len(rows) == len(position) + 2 * e
     csv = _tables(smoke_run)["examples"].set_index(["length", "example", "passage"])
     for r in position:
         expected = csv.loc[(r["length"], r["example"], r["gold_position"])]
         assert r["scores"][0] == pytest.approx(expected["logprob"], rel=1e-9) and r["rank"] == expected["rank"]
-        assert len(r["scores"]) == len(r["candidates"]) == diagnose.SMOKE["candidates"]
+        assert len(r["scores"]) == len(r["candidates"]) == diagnose.SMOKE["probe.candidates"]
         assert r["prompt"].startswith("[BOS]") and r["prompt"].endswith("Answer :") and r["prompt_tokens"] == r["length"]
         assert f"is {r['candidates'][0]}." in r["prompt"]  # the fact, with its answer, is in the prompt
         assert r["greedy"]  # greedy decoding's first token at least

@@ -66,14 +66,16 @@ def test_remedies_refuses_at_once(argv, pattern, lines, tmp_path, capsys):
 
 def test_a_rerun_whose_config_holds_a_huge_length_refuses(tmp_path, capsys):
     """A config.json someone sent with lengths 10^9: the rerun refuses in one line (it hung before)."""
-    cfg = diagnose.Config(**diagnose.SMOKE)
+    cfg = script.build_config(diagnose, smoke=True)
     from lostmid_jax.runs.config import jsonable
 
-    for name, change in (("held", {"lengths": [int(HUGE)], "allow_extrapolation": True}), ("set", {})):
+    stored = jsonable(cfg)
+    held = dict(stored, probe={**stored["probe"], "lengths": [int(HUGE)], "allow_extrapolation": True})
+    for name, change in (("held", held), ("set", {})):
         run = tmp_path / name
         run.mkdir()
         (run / "config.json").write_text(json.dumps({"experiment": "diagnose", "smoke": True, "status": "done",
-                                                     "config": {**jsonable(cfg), **change}}))
+                                                     "config": change or stored}))
         argv = ["rerun", str(run)] + (["--set", f"lengths={HUGE}"] if not change else [])
         line = _refused(argv, tmp_path / name, capsys)
         assert ("GB of memory" if change else "beyond the checkpoint's trained context") in line, line
@@ -83,13 +85,15 @@ def test_old_length_spelling_and_config_still_read(capsys):
     parser = cli.build_parser("remedies")
     args = parser.parse_args(["remedies", "--smoke", "--length", "40"])
     cfg = script.config_from_args(remedies, args, args._flags)
-    assert cfg.lengths == (40,) and cfg.length == 40
-    assert capsys.readouterr().err.strip() == "lostmid remedies: --length is deprecated, use --lengths (read the same way)"
+    assert cfg.probe.lengths == (40,) and cfg.length == 40
+    assert capsys.readouterr().err.strip() == ("lostmid remedies: --length is deprecated, use --probe.lengths (read the "
+                                               "same way)")
     from lostmid_jax.runs.config import from_dict, stored_config
 
     old = {"weights": remedies.RANDOM_TINY, "length": 48, "passages": 3}  # a config.json written before the rename
     with stored_config():
-        assert from_dict(remedies.Config, old).lengths == (48,)
-        assert from_dict(remedies.Config, {**old, "lengths": [64]}).lengths == (64,)  # --config FILE --lengths 64
-    assert script._undeprecated(remedies, "length=64") == "lengths=64"
+        assert from_dict(remedies.Config, old).probe.lengths == (48,)
+        assert from_dict(remedies.Config, {**old, "lengths": [64]}).probe.lengths == (64,)  # --config FILE --lengths 64
+        assert from_dict(remedies.Config, {**old, "probe": {"lengths": [64]}}).probe.lengths == (64,)
+    assert script._undeprecated(remedies, "length=64") == "probe.lengths=64"
     assert "--set length is deprecated" in capsys.readouterr().err

@@ -97,9 +97,10 @@ def test_refusals_before_any_work(tmp_path):
     cfg = preset("gpt2-small", depth=1, width=16, heads=2, vocab_size=64, max_positions=32)
     save_hf(Decoder(cfg, rngs=nnx.Rngs(0)), cfg, tmp_path / "gpt2")
     with pytest.raises(ValueError, match="weights: .* holds no tokenizer"):
-        remedies.Config(weights=str(tmp_path / "gpt2"), lengths=16)
+        remedies.resolve(script.build_config(remedies, weights=str(tmp_path / "gpt2"), lengths=16))
     with pytest.raises(ValueError, match="lengths: .*max_positions=32"):
-        remedies.Config(weights=str(tmp_path / "gpt2"), mode="tokens", lengths=40, marker="3")
+        remedies.resolve(script.build_config(remedies, weights=str(tmp_path / "gpt2"), mode="tokens", lengths=40,
+                                             marker="3"))
 
 
 def test_script_and_subcommand():
@@ -107,7 +108,7 @@ def test_script_and_subcommand():
     parser = cli.build_parser("remedies")
     args = parser.parse_args(["remedies", "--smoke"])
     cfg = script.config_from_args(remedies, args, args._flags)
-    assert isinstance(cfg, remedies.Config) and cfg.lengths == remedies.SMOKE["lengths"] == (cfg.length,)
+    assert isinstance(cfg, remedies.Config) and cfg.probe.lengths == remedies.SMOKE["probe.lengths"] == (cfg.length,)
 
 
 def test_the_smoke_run_finishes_within_its_estimate(smoke_run):
@@ -122,7 +123,7 @@ def test_a_remedy_beyond_the_trained_context_is_marked(tmp_path):
     --allow-extrapolation measured and marked in measurements.csv, table.txt and the verdict."""
     argv = ["--smoke", "--lengths", "512", "--remedies", "markers:0.5,reorder:last", "--no-figures", "--no-progress"]
     with pytest.raises(ValueError, match="lengths: T = 512 needs 513 positions"):
-        script.config_from_args(remedies, *_parsed(argv))
+        remedies.resolve(script.config_from_args(remedies, *_parsed(argv)))
     out = tmp_path / "run"
     assert cli.main(["remedies", *argv, "--allow-extrapolation", "--out", str(out)]) == 0
     rows = pd.read_csv(out / "measurements.csv")

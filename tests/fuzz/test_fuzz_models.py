@@ -44,10 +44,11 @@ def _experiment_fields():
     return out
 
 
-def _requires_weights(config) -> bool:
-    """Whether ``config`` has a keyword-only ``weights`` field without a default (a checkpoint to read)."""
-    return any(f.name == "weights" and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-               for f in dataclasses.fields(config))
+def _requires_weights(config) -> str | None:
+    """The field of ``config`` naming a checkpoint to read and without a default: ``weights``, or the group
+    ``checkpoint`` (probes.settings.CheckpointSettings) that holds it; else None."""
+    return next((f.name for f in dataclasses.fields(config) if f.name in ("weights", "checkpoint")
+                 and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING), None)
 
 
 @SETTINGS
@@ -56,10 +57,11 @@ def test_experiment_config_field(target, value, tmp_path_factory):
     module, field = target
     exp = load(module)
     kwargs = {field: value}
-    needs_weights = _requires_weights(exp.Config)  # pretrained_vs_init, diagnose, remedies
-    if needs_weights and field != "weights":
-        kwargs["weights"] = str(tmp_path_factory.getbasetemp() / "no-such-checkpoint")
-    names = (field, "weights") if needs_weights else (field,)
+    needs_weights = _requires_weights(exp.Config)  # pretrained_vs_init (weights), diagnose, remedies (checkpoint)
+    if needs_weights and field != needs_weights:
+        missing = str(tmp_path_factory.getbasetemp() / "no-such-checkpoint")
+        kwargs[needs_weights] = missing if needs_weights == "weights" else {"weights": missing}
+    names = (field, needs_weights, "weights") if needs_weights else (field,)
     run_case(f"experiments.{module}.Config", lambda: exp.Config(**kwargs), names + ("base", "model"))
 
 

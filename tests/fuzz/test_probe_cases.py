@@ -123,7 +123,8 @@ def test_hub_id_in_the_local_cache_resolves_in_text_mode(tmp_path, tiny_ckpt, mo
     """A hub cache as huggingface_hub lays it out (snapshot entries linking ../../blobs/<sha256>): text-mode
     diagnose's config resolves the id offline and builds its tokenizer (a link out of the repo folder is
     refused: the case hub_cache_link_out)."""
-    from lostmid_jax.experiments.diagnose.config import Config
+    from lostmid_jax.experiments import diagnose
+    from lostmid_jax.experiments.script import build_config
     from lostmid_jax.probes import load_tokenizer
 
     ckpt = tiny_ckpt
@@ -131,8 +132,8 @@ def test_hub_id_in_the_local_cache_resolves_in_text_mode(tmp_path, tiny_ckpt, mo
     hub_env(monkeypatch, {"HF_HUB_CACHE": str(cache), "HF_HOME": str(tmp_path / "hf"), "HF_HUB_OFFLINE": "1"})
     snapshot = next((cache / "models--org--tiny" / "snapshots").iterdir())
     assert (snapshot / "tokenizer.json").is_symlink()
-    cfg = Config(weights="org/tiny", mode="text", lengths=(32,), examples=3, passages=3, candidates=2)
-    assert cfg.checkpoint() == snapshot
+    cfg = build_config(diagnose, weights="org/tiny", mode="text", lengths=(32,), examples=3, passages=3, candidates=2)
+    assert diagnose.resolve(cfg).inputs.path == snapshot
     tok = load_tokenizer("org/tiny")
     assert tok.source == str(snapshot / "tokenizer.json")
     assert tok.encode(" The code") == load_tokenizer(ckpt).encode(" The code")

@@ -273,8 +273,8 @@ def test_diagnose_report_names_what_was_measured_then_the_results_table(smoke_ru
         assert f"<td>{r.accuracy:.2f} [{r.accuracy_lo:.2f}, {r.accuracy_hi:.2f}]</td>" in rows[0][1]
     gap = run.tables["gaps"]
     gap = gap[(gap["length"] == first["length"].iloc[0]) & (gap["measure"] == "accuracy")]["verdict"].iloc[0]
-    right = (first["accuracy"] * run.config.examples).round().sum()
-    trials = run.config.examples * len(first)
+    right = (first["accuracy"] * run.config.probe.examples).round().sum()
+    trials = run.config.probe.examples * len(first)
     lo, hi = wilson_interval(int(right), trials)
     chance = float(first["chance"].iloc[0])
     reading = ("above chance" if lo > chance else "at or below chance (ties count as wrong)" if hi < chance
@@ -324,7 +324,7 @@ def test_run_strings_are_escaped_in_title_results_and_verdict(smoke_runs, tmp_pa
     shutil.copytree(smoke_runs("diagnose"), copy)
     evil = "<script>alert(1)</script><img src=x onerror=alert(2)>"
     record = json.loads((copy / "config.json").read_text())
-    record["config"]["weights"] = f"org/{evil}"
+    record["config"]["checkpoint"]["weights"] = f"org/{evil}"
     (copy / "config.json").write_text(json.dumps(record))
     gaps = pd.read_csv(copy / "gaps.csv")
     gaps["verdict"] = evil

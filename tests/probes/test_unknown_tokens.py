@@ -9,10 +9,22 @@ import numpy as np
 import pytest
 
 from lostmid_jax.experiments import diagnose, remedies
+from lostmid_jax.experiments.script import build_config
 from lostmid_jax.probes import builtin_facts, builtin_vocabulary, load_tokenizer, save_tokenizer, text_probes
-from lostmid_jax.probes.checkpoint import RANDOM_TINY, check_text_inputs, tiny_config, tiny_tokenizer
+from lostmid_jax.probes.checkpoint import RANDOM_TINY, tiny_config, tiny_tokenizer
 from lostmid_jax.probes.tokenizer import from_tokenizers
 from lostmid_jax.retrieval.tokenizer_builders import UNK, word_tokenizer
+
+
+def _resolved(exp, *args, **fields):
+    """The experiment's resolve step on its Config of ``fields`` (short names): where the refusals that read the
+    checkpoint happen (before any model loads or run directory is claimed)."""
+    return exp.resolve(build_config(exp, *args, **fields))
+
+
+def _text(exp, **fields):
+    """What the text checks learned about the checkpoint's tokenizer (probes.checkpoint.TextInputs)."""
+    return _resolved(exp, **fields).inputs.text
 
 SIZES = dict(passages=3, lengths=(32,), examples=4, candidates=3, attention_examples=2, profile_examples=2,
              heat_bins=8, n_boot=100)
@@ -62,13 +74,12 @@ def _facts(tmp_path, answers):
 def test_whole_text_unknown_is_refused_naming_the_string_and_the_tokenizer(tiny):
     weights = tiny(_digits_bpe())
     with pytest.raises(ValueError) as err:
-        diagnose.Config(weights=weights, **SIZES)
+        _resolved(diagnose, weights=weights, **SIZES)
     text = str(err.value)
     assert "\n" not in text and text.startswith("facts: the fact 'The ") and "maps to the unknown token [UNK]" in text
     assert weights in text and "tokenizer.json" in text and "more of the strings" in text
     assert "--allow-unknown-tokens" in text
-    cfg = diagnose.Config(weights=weights, allow_unknown_tokens=True, **SIZES)  # the two-digit answers are known
-    count = check_text_inputs(cfg).unknown
+    count = _text(diagnose, weights=weights, allow_unknown_tokens=True, **SIZES).unknown  # two-digit answers known
     assert count.counts["fact"] == (4, 4) and count.counts["answer"] == (0, 4)
 
 
@@ -77,9 +88,8 @@ def test_only_the_answers_unknown(tiny, tmp_path):
     facts = _facts(tmp_path, ["zebra 11", "okapi 12", "tapir 13", "quokka 14"])  # [UNK] then a known number
     with pytest.raises(ValueError, match=r"^facts: the answer 'zebra 11' \(its word 'zebra'\) maps to the unknown "
                                          r"token \[UNK\] \(id 0\) of the tokenizer .*tokenizer.json; so do 7 more"):
-        diagnose.Config(weights=weights, facts=facts, **SIZES)
-    cfg = diagnose.Config(weights=weights, facts=facts, allow_unknown_tokens=True, **SIZES)
-    inputs = check_text_inputs(cfg)
+        _resolved(diagnose, weights=weights, facts=facts, **SIZES)
+    inputs = _text(diagnose, weights=weights, facts=facts, allow_unknown_tokens=True, **SIZES)
     assert inputs.unknown.counts["answer"] == (4, 4) and inputs.unknown.counts["question"] == (0, 4)
     assert inputs.answer_ids == 2
     probes = text_probes(load_tokenizer(weights), [f for f in _read(facts)], passages=3, length=32, candidates=3)
@@ -101,7 +111,7 @@ def test_answers_that_tokenize_alike_are_refused_whatever_the_flag(tiny, tmp_pat
     facts = _facts(tmp_path, ["zebra", "okapi", "tapir", "quokka"])  # all one [UNK]
     with pytest.raises(ValueError, match=r"^facts: the answers 'zebra' and 'okapi' tokenize to the same ids \[0\] "
                                          r"\(the unknown token\) with the tokenizer .*not lifted"):
-        diagnose.Config(weights=weights, facts=facts, allow_unknown_tokens=True, **SIZES)
+        _resolved(diagnose, weights=weights, facts=facts, allow_unknown_tokens=True, **SIZES)
     from tokenizers import normalizers
 
     lower = word_tokenizer([w.lower() for w in builtin_vocabulary()] + ["gate", "door"])
@@ -109,23 +119,22 @@ def test_answers_that_tokenize_alike_are_refused_whatever_the_flag(tiny, tmp_pat
     facts = _facts(tmp_path, ["Gate", "gate", "door", "Door"])
     with pytest.raises(ValueError, match=r"^facts: the answers 'Gate' and 'gate' tokenize to the same ids \[\d+\] "
                                          r"with the tokenizer"):
-        diagnose.Config(weights=tiny(lower), facts=facts, **SIZES)
+        _resolved(diagnose, weights=tiny(lower), facts=facts, **SIZES)
 
 
 def test_markers_the_tokenizer_cannot_write(tiny):
-    smoke = dict(remedies.SMOKE, remedies=("markers:0.5",))
+    smoke = dict(smoke=True, remedies=("markers:0.5",))
     with pytest.raises(ValueError, match=r"^marker: the marker 'zzqx' maps to the unknown token \[UNK\] \(id 0\) of "
                                          r"the tokenizer random:tiny-llama"):
-        remedies.Config(**dict(smoke, marker="zzqx"))
+        _resolved(remedies, **dict(smoke, marker="zzqx"))
     with pytest.raises(ValueError, match=r"^marker: the marker id '0' maps to the unknown token \[UNK\]"):
-        remedies.Config(**dict(smoke, marker="0"))
-    remedies.Config(**smoke)  # the tiny tokenizer knows the default marker U+2060
-    remedies.Config(**dict(smoke, marker="zzqx", remedies=("rope_base:4",)))  # no markers remedy: not encoded
+        _resolved(remedies, **dict(smoke, marker="0"))
+    _resolved(remedies, **smoke)  # the tiny tokenizer knows the default marker U+2060
+    _resolved(remedies, **dict(smoke, marker="zzqx", remedies=("rope_base:4",)))  # no markers remedy: not encoded
     weights = tiny(word_tokenizer(builtin_vocabulary()))  # a word-level tokenizer without U+2060
     with pytest.raises(ValueError, match=r"^marker: the marker '\\u2060' maps to the unknown token \[UNK\]"):
-        remedies.Config(**dict(smoke, weights=weights))
-    cfg = remedies.Config(**dict(smoke, weights=weights, allow_unknown_tokens=True))
-    assert check_text_inputs(cfg).unknown.counts["marker"] == (1, 1)
+        _resolved(remedies, **dict(smoke, weights=weights))
+    assert _text(remedies, **dict(smoke, weights=weights, allow_unknown_tokens=True)).unknown.counts["marker"] == (1, 1)
 
 
 def test_unknown_ids_read_from_every_tokenizer_model():

@@ -48,10 +48,12 @@ from __future__ import annotations
 
 import dataclasses
 
+from ...probes.settings import SHORT_FLAGS
 from .columns import COLUMNS
 from .config import RANDOM_TINY, SMOKE, SMOKE_HELP, Config
 
 NAME = "diagnose"
+CLI_ALIASES = SHORT_FLAGS  # --weights, --passages, --lengths, ...: the flags of earlier releases, listed
 VERDICT_TITLE = "is the model lost in the middle, and how much of it did its architecture have at birth (95% CIs)"
 GRIDS = {"heatmap": ("query_bin", "key_bin")}
 """Tables of square-grid cells, checked cell by cell when a run is read back (lostmid_jax.runs.tables.check_grid)."""
@@ -80,24 +82,25 @@ class Result:
     analysis: dict
 
 
-def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Result:
+def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None, resolved=None) -> Result:
     """Load the checkpoint, build the probe, measure and analyse (``mesh`` unused); write examples.jsonl into
     ``run_dir``; measured["cpu"] holds the run's CPU seconds and the config's estimate of them (probes.cost),
     measured["unknown"] the verdict's line on strings measured as the unknown token (--allow-unknown-tokens),
-    or None."""
+    or None. ``resolved``: the checkpoint as :func:`resolve` looked it up (None: looked up and checked here)."""
     import time
 
-    from ...probes.checkpoint import check_text_inputs
     from . import claims, examples_log, measure
 
+    if resolved is None:
+        resolved = resolve(cfg).inputs
     cpu = time.process_time()
-    model_cfg, model, path, tok = measure.load(cfg, run_dir)
+    model_cfg, model, path, tok = measure.load(resolved, run_dir)
     probes = measure.probe_sets(cfg, model_cfg, tok)
     answer_ids = next(iter(probes.values())).answers.shape[2]
     measured = measure.measure(cfg, model, probes, progress=progress)
     if run_dir is not None:
         examples_log.write_examples(run_dir, examples_log.example_rows(probes, measured, tok))
-    measured["unknown"] = check_text_inputs(cfg).unknown.line(probes.values()) if cfg.mode == "text" else None
+    measured["unknown"] = resolved.text.unknown.line(probes.values()) if resolved.text is not None else None
     analysis = claims.analyse(cfg, measured)
     measured["cpu"] = {"seconds": round(time.process_time() - cpu, 3),
                        "estimate": round(cfg.cost(model_cfg, answer_ids).seconds, 3)}
@@ -152,9 +155,9 @@ def page_title(cfg: Config) -> str:
     """The report page's title: the checkpoint, the lengths and the sizes (present.page)."""
     from ...probes.checkpoint import stored_checkpoint_name
 
-    lengths = ", ".join(str(t) for t in cfg.lengths)
-    return (f"Diagnosis of {stored_checkpoint_name(cfg.weights)} at T = {lengths}: {cfg.examples} examples x "
-            f"{cfg.passages} passages ({cfg.mode} probe)")
+    lengths = ", ".join(str(t) for t in cfg.probe.lengths)
+    return (f"Diagnosis of {stored_checkpoint_name(cfg.checkpoint.weights)} at T = {lengths}: {cfg.probe.examples} examples x "
+            f"{cfg.probe.passages} passages ({cfg.probe.mode} probe)")
 
 
 def page_table(tables: dict, cfg: Config):
@@ -193,9 +196,16 @@ def run_info(result: Result) -> dict:
             "cpu_seconds": result.measured["cpu"]["seconds"], "estimated_cpu_seconds": result.measured["cpu"]["estimate"]}
 
 
-def resolve(cfg: Config) -> Config:
-    """The config with method "auto" replaced by the method that runs (by the checkpoint's width)."""
-    return dataclasses.replace(cfg, method=cfg.resolved_method(cfg.model_config().width))
+def resolve(cfg: Config):
+    """The checkpoint looked up once and every refusal that needs it (:meth:`Config.check_checkpoint`), before
+    any model loads: runner.Resolved(the config with method "auto" replaced by the method that runs, by the
+    checkpoint's width; the probes.checkpoint.ResolvedCheckpoint every later step reads)."""
+    from ...probes.checkpoint import resolve_checkpoint
+    from ..runner import Resolved
+
+    checkpoint = resolve_checkpoint(cfg.checkpoint, cfg.probe)
+    cfg.check_checkpoint(checkpoint)
+    return Resolved(dataclasses.replace(cfg, method=cfg.resolved_method(checkpoint.model_config.width)), checkpoint)
 
 
 def describe(result: Result) -> str:

@@ -32,16 +32,15 @@ def analyse(cfg, out: dict) -> dict:
     """Valley fits of every profile and the birth ratios (added to the measurements)."""
     att = out["attention"]["vs_uniform"][:, -1].mean(axis=1)  # [A, T]: last recorded layer, head mean
     prof = out["profiles"]
-    fits = {"attention": valley_fit(att, band=cfg.band, n_boot=cfg.n_boot, seed=cfg.seed),
-            "trained": valley_fit(prof["trained"], band=cfg.band, n_boot=cfg.n_boot, seed=cfg.seed),
-            "step0": valley_fit(prof["step0"], band=cfg.band, n_boot=cfg.n_boot, seed=cfg.seed),
-            "prior": valley_fit(out["prior_row"], band=cfg.band, n_boot=cfg.n_boot, seed=cfg.seed)}
+    sizes = dict(band=cfg.band, n_boot=cfg.n_boot, seed=cfg.probe.seed)
+    fits = {"attention": valley_fit(att, **sizes), "trained": valley_fit(prof["trained"], **sizes),
+            "step0": valley_fit(prof["step0"], **sizes), "prior": valley_fit(out["prior_row"], **sizes)}
     depths = {"attention": valley_depth(att.mean(0), band=cfg.band),
               "trained": valley_depth(_normalized(prof["trained"]).mean(0), band=cfg.band),
               "step0": valley_depth(_normalized(prof["step0"]).mean(0), band=cfg.band),
               "prior": valley_depth(out["prior_row"], band=cfg.band)}
-    birth = {"step0": depth_ratio(prof["step0"], prof["trained"], band=cfg.band, n_boot=cfg.n_boot, seed=cfg.seed),
-             "prior": depth_ratio(out["prior_row"], prof["trained"], band=cfg.band, n_boot=cfg.n_boot, seed=cfg.seed)}
+    birth = {"step0": depth_ratio(prof["step0"], prof["trained"], **sizes),
+             "prior": depth_ratio(out["prior_row"], prof["trained"], **sizes)}
     return dict(fits=fits, depths=depths, birth=birth)
 
 

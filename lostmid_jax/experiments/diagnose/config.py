@@ -1,53 +1,43 @@
 """What `lostmid diagnose` runs: the checkpoint, the probe design, the measurements' sizes.
 
-Everything a run could refuse is checked here, when the Config is built,
-before any model is loaded: the checkpoint and its config.json, a tokenizer
-in text mode and every string it cannot write (probes.unknown), answers that
-tokenize alike, the passage count, the prompt lengths against the trained
-context (probes.context), the user's corpus and facts files, and the run's
-work and memory against the resource limits (probes.cost, ``--limits``).
+A Config checks its own fields when it is built (nothing read, nothing
+looked up). What needs the checkpoint is checked once it is resolved
+(:meth:`Config.check_checkpoint`, in the experiment's resolve step), before
+any model is loaded and before the run directory is claimed: its config.json,
+a tokenizer in text mode and every string it cannot write (probes.unknown),
+answers that tokenize alike, the layers, the prompt lengths against the
+trained context (probes.context), the user's corpus and facts files, and the
+run's work and memory against the resource limits (probes.cost, ``--limits``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from ...probes.checkpoint import RANDOM_TINY, CheckpointSource, check_text_inputs, tiny_config
+from ...probes.checkpoint import RANDOM_TINY, tiny_config
 from ...probes.context import check_context
 from ...probes.cost import Cost
-from ...runs.config import reading_stored
+from ...probes.settings import DTYPES, FLAT_FIELDS, MODES, CheckpointSettings, ProbeDesign
+from ...runs.config import tuples_from_lists
 from ...validation import check_choice, check_float, check_int
 
-MODES = ("text", "tokens")
-DTYPES = ("float32", "bfloat16")
 METHODS = ("auto", "exact", "randomized")
 EXACT_MAX_WIDTH = 256  # method "auto": exact influence profiles up to this width, randomized above
-SMOKE = {"weights": RANDOM_TINY, "passages": 3, "lengths": (32, 48), "examples": 6, "candidates": 3,
-         "attention_examples": 3, "profile_examples": 2, "heat_bins": 16, "n_boot": 200, "batch": 6}
+SMOKE = {"checkpoint.weights": RANDOM_TINY, "probe.passages": 3, "probe.lengths": (32, 48), "probe.examples": 6,
+         "probe.candidates": 3, "attention_examples": 3, "profile_examples": 2, "heat_bins": 16, "n_boot": 200,
+         "batch": 6}
 SMOKE_HELP = "a tiny random Llama with a word-level tokenizer (written here, offline), 6 examples, T = 32 and 48"
 TINY_GAIN = 5.0  # its weight matrices are scaled by this (std 0.1), so its attention is not uniform
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class Config(CheckpointSource):
+class Config:
     """Arguments of the diagnosis of a trained model.
 
     Attributes:
-      weights: the checkpoint: a local directory (config.json + safetensors, and a tokenizer for the text
-        probe) or a Hugging Face hub id in the local cache; "random:tiny-llama" writes a tiny random Llama with
-        a word-level tokenizer (the --smoke default; offline).
-      allow_download: fetch a hub id that is not in the local cache (config.json and safetensors only).
-      mode: "text" (documents in words, the checkpoint's tokenizer) or "tokens" (keys and values as token ids,
-        no tokenizer: any model).
-      passages: k >= 2 passages per document; the fact sits in passage p = 1..k.
-      lengths: the prompt lengths T in tokens (the question included) of the position test, one test per
-        length (e.g. 1024,4096,16384); attention and influence profiles are measured at the first.
-      examples: E >= 2 examples (facts), each scored with the fact in every passage.
-      candidates: C >= 2 answers ranked per prompt (the right one and C - 1 other facts' answers).
-      corpus: text mode: a directory of .txt files, one passage per paragraph, as filler (None: built-in).
-      facts: text mode: a JSON-lines file of {fact, question, answer} (None: the built-in generator).
-      key_tokens: tokens mode: ids per key.
-      value_tokens: tokens mode: ids per value (the answer).
+      checkpoint: the model (probes.settings.CheckpointSettings: weights, allow_download, dtype).
+      probe: the position test's design (probes.settings.ProbeDesign: mode, passages, lengths, examples, ...);
+        attention and influence profiles are measured at its first length.
       attention_examples: prompts (fact in the middle passage) whose attention received is measured.
       layers: layers (1-based) whose attention received is recorded; empty: every layer.
       heat_bins: bins per axis of the last layer's heat map of |S_i| A_ij.
@@ -58,26 +48,12 @@ class Config(CheckpointSource):
       band: width in x of the end bands (x <= band, x >= 1 - band) for the valley depth and the U statistics.
       batch: prompts per scoring forward pass.
       n_boot: bootstrap replicates of every interval.
-      seed: the generator's seed (facts, filler, distractors) and the bootstrap's.
-      dtype: the parameters' and activations' dtype: float32 or bfloat16 (large checkpoints; scores within
-        the tolerance docs/diagnose.md states).
-      allow_unknown_tokens: measure prompts, facts and answers the tokenizer maps to its unknown id (e.g. [UNK])
-        instead of refusing them; the verdict counts them.
-      allow_extrapolation: measure lengths beyond the checkpoint's trained context (max_position_embeddings, or
-        the rope_scaling context) instead of refusing them; the tables and the verdict mark them.
     """
 
-    weights: str
-    allow_download: bool = False
-    mode: str = "text"
-    passages: int = 5
-    lengths: tuple[int, ...] = (1024,)
-    examples: int = 40
-    candidates: int = 5
-    corpus: str | None = None
-    facts: str | None = None
-    key_tokens: int = 2
-    value_tokens: int = 1
+    RENAMED_FIELDS = FLAT_FIELDS  # config.json of runs before the groups: flat "weights", "passages", ...
+
+    checkpoint: CheckpointSettings
+    probe: ProbeDesign = ProbeDesign()
     attention_examples: int = 8
     layers: tuple[int, ...] = ()
     heat_bins: int = 64
@@ -87,48 +63,49 @@ class Config(CheckpointSource):
     band: float = 0.1
     batch: int = 8
     n_boot: int = 2000
-    seed: int = 0
-    dtype: str = "float32"
-    allow_unknown_tokens: bool = False
-    allow_extrapolation: bool = False
 
     def __post_init__(self):
-        self.check_source()
-        self.check_flags(DTYPES)
-        check_choice("mode", self.mode, MODES)
+        tuples_from_lists(self)
+        for name, group in (("checkpoint", CheckpointSettings), ("probe", ProbeDesign)):
+            if not isinstance(getattr(self, name), group):
+                raise ValueError(f"{name} must be a {group.__name__}, got {getattr(self, name)!r}")
         check_choice("method", self.method, METHODS)
-        for name, low in (("passages", 2), ("examples", 2), ("candidates", 2), ("key_tokens", 1),
-                          ("value_tokens", 1), ("attention_examples", 1), ("heat_bins", 1),
-                          ("profile_examples", 2), ("probes", 1), ("batch", 1), ("n_boot", 100), ("seed", 0)):
+        for name, low in (("attention_examples", 1), ("heat_bins", 1), ("profile_examples", 2), ("probes", 1),
+                          ("batch", 1), ("n_boot", 100)):
             check_int(name, getattr(self, name), low)
         check_float("band", self.band, 0, 0.5, open_min=True, open_max=True)
-        layers = tuple(self.layers)
-        object.__setattr__(self, "layers", layers)
-        lengths = self.lengths_tuple()
-        if not lengths or len(set(lengths)) != len(lengths):
-            raise ValueError(f"lengths must be one or more distinct prompt lengths >= 8, got {self.lengths!r}")
-        object.__setattr__(self, "lengths", tuple(check_int("lengths", t, 8) for t in lengths))
-        if reading_stored():  # a run read back: its own fields only, no checkpoint resolved (no hub, no network)
-            return
-        model_cfg = self.checked_model_config()
+        object.__setattr__(self, "layers", tuple(self.layers))
+
+    @property
+    def title(self) -> str:
+        """The checkpoint's name in titles."""
+        return self.checkpoint.title
+
+    def check_checkpoint(self, checkpoint) -> None:
+        """The refusals that need the checkpoint (``probes.checkpoint.resolve_checkpoint``'s value, text mode's
+        checks already done there): layers within its depth, the lengths within its trained context, the run's
+        cost within the resource limits (ValueError, one line naming the field)."""
+        model_cfg = checkpoint.model_config
+        layers = self.layers
         if any(isinstance(l, bool) or not isinstance(l, int) or not 1 <= l <= model_cfg.depth for l in layers):
             raise ValueError(f"layers must be 1-based layer numbers in [1, {model_cfg.depth}], got {layers!r}")
-        answer_ids = check_text_inputs(self).answer_ids if self.mode == "text" else self.value_tokens
-        check_context(model_cfg, {t: t + answer_ids - 1 for t in self.lengths}, allow=self.allow_extrapolation)
-        self.cost(model_cfg, answer_ids).check(f"diagnose: lengths={','.join(map(str, self.lengths))}, examples="
-                                               f"{self.examples}, batch={self.batch}, n_boot={self.n_boot}")
+        probe = self.probe
+        answer_ids = checkpoint.answer_ids or probe.value_tokens
+        check_context(model_cfg, {t: t + answer_ids - 1 for t in probe.lengths}, allow=probe.allow_extrapolation)
+        self.cost(model_cfg, answer_ids).check(f"diagnose: lengths={','.join(map(str, probe.lengths))}, examples="
+                                               f"{probe.examples}, batch={self.batch}, n_boot={self.n_boot}")
 
     def cost(self, model_cfg, answer_ids: int = 1) -> Cost:
         """The run's estimated CPU seconds and peak memory (probes.cost) for the checkpoint ``model_cfg``."""
         import dataclasses as dc
 
-        m = dc.replace(model_cfg, param_dtype=self.dtype, dtype=None)
-        e, k, first = self.examples, self.passages, self.lengths[0]
-        rows = e * k * (1 if answer_ids == 1 else self.candidates)
+        m = dc.replace(model_cfg, param_dtype=self.checkpoint.dtype, dtype=None)
+        e, k, first = self.probe.examples, self.probe.passages, self.probe.lengths[0]
+        rows = e * k * (1 if answer_ids == 1 else self.probe.candidates)
         att, prof = min(self.attention_examples, e), min(self.profile_examples, e)
         backward = m.width if self.resolved_method(m.width) == "exact" else self.probes
         total = Cost.weights(m, copies=2)
-        for t in self.lengths:
+        for t in self.probe.lengths:
             total += Cost.forward(m, rows=rows, length=t + answer_ids - 1, batch=self.batch, answer_ids=answer_ids)
             total += Cost.paired(replicates=self.n_boot, units=e, fits=2)
         total += Cost.attention(m, prompts=att, length=first)
@@ -143,4 +120,5 @@ class Config(CheckpointSource):
 
 
 
-__all__ = ["Config", "DTYPES", "MODES", "RANDOM_TINY", "SMOKE", "SMOKE_HELP", "tiny_config"]
+__all__ = ["CheckpointSettings", "Config", "DTYPES", "MODES", "ProbeDesign", "RANDOM_TINY", "SMOKE", "SMOKE_HELP",
+           "tiny_config"]

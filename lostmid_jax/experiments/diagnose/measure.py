@@ -2,8 +2,8 @@
 
 Shapes: E examples, k passages, T prompt tokens, H layers, N heads, S profile examples.
 
-    model_cfg, model, path, tok = load(cfg, run_dir)      # the checkpoint (--smoke writes its own first)
-    probes = probe_sets(cfg, model_cfg, tok)              # {T: probes.ProbeSet [E, k, T]} for T in cfg.lengths
+    model_cfg, model, path, tok = load(checkpoint, run_dir)   # as resolved (--smoke writes its own first)
+    probes = probe_sets(cfg, model_cfg, tok)              # {T: probes.ProbeSet [E, k, T]} for T in cfg.probe.lengths
     out = measure(cfg, model, probes, progress=True)      # a dict of arrays and results (below)
 
 The attention and influence measurements use the prompts of the first
@@ -23,25 +23,26 @@ from .config import TINY_GAIN, Config
 _LOG = logging.getLogger(__name__)
 
 
-def load(cfg: Config, run_dir):
-    """(DecoderConfig, Decoder, directory, tokenizer or None) of the checkpoint (:func:`probes.checkpoint.
-    load_checkpoint`); the --smoke checkpoint's weight matrices are scaled by TINY_GAIN (std 0.02 -> 0.1) so that
-    its attention is not uniform: a stand-in for a trained model, compared with Step-0 inits of std 0.02."""
+def load(checkpoint, run_dir):
+    """(DecoderConfig, Decoder, directory, tokenizer or None) of the checkpoint as resolved
+    (:func:`probes.checkpoint.load_checkpoint`); the --smoke checkpoint's weight matrices are scaled by TINY_GAIN
+    (std 0.02 -> 0.1) so that its attention is not uniform: a stand-in for a trained model, compared with Step-0
+    inits of std 0.02."""
     from ...probes.checkpoint import load_checkpoint
 
-    return load_checkpoint(cfg, run_dir, gain=TINY_GAIN)
+    return load_checkpoint(checkpoint, run_dir, gain=TINY_GAIN)
 
 
 def probe_sets(cfg: Config, model_cfg, tok) -> dict:
-    """{T: the probe of ``cfg`` at prompt length T} for T in cfg.lengths (the same facts and seed at each)."""
-    return {length: probe_set(cfg, model_cfg, tok, length) for length in cfg.lengths}
+    """{T: the probe of ``cfg`` at prompt length T} for T in cfg.probe.lengths (the same facts and seed at each)."""
+    return {length: probe_set(cfg, model_cfg, tok, length) for length in cfg.probe.lengths}
 
 
 def probe_set(cfg: Config, model_cfg, tok, length: int):
     """The probe of ``cfg`` at prompt length T = ``length`` for this model (text with its tokenizer, or ids)."""
     from ...probes.checkpoint import build_probes
 
-    return build_probes(cfg, tok, model_cfg.vocab_size, length)
+    return build_probes(cfg.probe, tok, model_cfg.vocab_size, length)
 
 
 def middle_index(passages: int) -> int:
@@ -77,7 +78,7 @@ def _profiles(cfg: Config, model, tokens: np.ndarray, progress: bool) -> dict:
     trained, step0, alphas = [], [], []
     for s in checked(tqdm(range(tokens.shape[0]), disable=not progress, desc="influence profiles")):
         ids = np.asarray(tokens[s], np.int32)
-        key = jax.random.key(cfg.seed + s)
+        key = jax.random.key(cfg.probe.seed + s)
         trained.append(influence_profile(model, model.embed(ids), method=method, probes=cfg.probes, key=key).norms)
         init = nnx.merge(graphdef, nnx.state(Decoder(model.cfg, rngs=nnx.Rngs(s))))  # reuses the compiled graph
         x0 = init.embed(ids)
@@ -114,7 +115,7 @@ def measure(cfg: Config, model, probes_by_length: dict, *, progress: bool = True
                   f"candidates at T={length} (the first batch compiles)")
         scores = score_probes(model, probes, batch=cfg.batch)
         fact_x = (probes.fact_start + probes.fact_length[:, None] / 2).mean(axis=0) / length
-        tests[length] = dict(scores=scores, position=position_test(scores, n_boot=cfg.n_boot, seed=cfg.seed),
+        tests[length] = dict(scores=scores, position=position_test(scores, n_boot=cfg.n_boot, seed=cfg.probe.seed),
                              fact_x=fact_x, extrapolated=extrapolated(model.cfg, probes.positions_needed))
         seconds["scoring"] += time.perf_counter() - start
     first = probes_by_length[next(iter(probes_by_length))]

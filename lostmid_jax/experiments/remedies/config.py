@@ -1,35 +1,37 @@
 """What `lostmid remedies` runs: the checkpoint, the probe design, the remedies and the measurements' sizes.
 
-Everything a run could refuse is checked when the Config is built, before any
-model is loaded: the checkpoint and its config.json, a tokenizer in text mode
-and every string it cannot write (the marker included; probes.unknown),
-answers that tokenize alike, the passage count, the prompt length (markers
-and answer included) against the trained context (probes.context), each
-remedy spec, and the run's work and memory against the resource limits
-(probes.cost, ``--limits``).
+A Config checks its own fields when it is built (each remedy spec, the
+passage count, ...; nothing read, nothing looked up). What needs the
+checkpoint is checked once it is resolved (:meth:`Config.check_checkpoint`,
+in the experiment's resolve step), before any model is loaded and before the
+run directory is claimed: its config.json, a tokenizer in text mode and every
+string it cannot write (the marker included; probes.unknown), answers that
+tokenize alike, the prompt length (markers and answer included) against the
+trained context (probes.context), and the run's work and memory against the
+resource limits (probes.cost, ``--limits``).
 
-The prompt length is ``lengths`` (``--lengths``, one value), the spelling
-``lostmid diagnose`` uses; config.json files of earlier runs that hold
-``length`` still read (RENAMED_FIELDS), and ``--length`` is still accepted
-with a one-line hint.
+The prompt length is ``probe.lengths`` (``--probe.lengths`` or ``--lengths``,
+one value), the spelling ``lostmid diagnose`` uses; config.json files of
+earlier runs that hold ``length`` (or the flat fields before the groups)
+still read (RENAMED_FIELDS), and ``--length`` is still accepted with a
+one-line hint.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from ...probes.checkpoint import RANDOM_TINY, WORD_JOINER, CheckpointSource, check_text_inputs, tiny_config
+from ...probes.checkpoint import RANDOM_TINY, WORD_JOINER, encode_marker, tiny_config
 from ...probes.context import check_context
 from ...probes.cost import Cost
-from ...runs.config import reading_stored
-from ...validation import check_choice, check_float, check_int
+from ...probes.settings import DTYPES, FLAT_FIELDS, MODES, CheckpointSettings, ProbeDesign
+from ...runs.config import tuples_from_lists
+from ...validation import check_float, check_int
 
-MODES = ("text", "tokens")
-DTYPES = ("float32", "bfloat16")
 DEFAULT_REMEDIES = ("rope_base:4", "rope_scaling:linear:2", "rope_scaling:dynamic:2", "rope_scaling:yarn:2",
                     "markers:0.25/0.5/0.75", "reorder:first", "reorder:last", "sinks:4:256")
-SMOKE = {"weights": RANDOM_TINY, "passages": 3, "lengths": (48,), "examples": 6, "candidates": 3,
-         "attention_examples": 2, "influence_examples": 2, "n_boot": 200, "batch": 6,
+SMOKE = {"checkpoint.weights": RANDOM_TINY, "probe.passages": 3, "probe.lengths": (48,), "probe.examples": 6,
+         "probe.candidates": 3, "attention_examples": 2, "influence_examples": 2, "n_boot": 200, "batch": 6,
          "remedies": ("rope_base:4", "rope_scaling:yarn:4:16", "rope_scaling:dynamic:2", "markers:0.5", "reorder:last",
                       "sinks:2:16")}
 SMOKE_HELP = ("a tiny random Llama with a word-level tokenizer (written here, offline), 6 examples, T = 48, 6 remedies "
@@ -37,29 +39,18 @@ SMOKE_HELP = ("a tiny random Llama with a word-level tokenizer (written here, of
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class Config(CheckpointSource):
+class Config:
     """Arguments of the remedies test.
 
     Attributes:
-      weights: the checkpoint: a local directory (config.json + safetensors, and a tokenizer for the text
-        probe) or a Hugging Face hub id in the local cache; "random:tiny-llama" writes a tiny random Llama with
-        a word-level tokenizer (the --smoke default; offline).
-      allow_download: fetch a hub id that is not in the local cache (config.json and safetensors only).
+      checkpoint: the model (probes.settings.CheckpointSettings: weights, allow_download, dtype).
+      probe: the probe's design (probes.settings.ProbeDesign: mode, passages, lengths, examples, ...); lengths
+        holds T, the prompt length, one value (the flag is spelled as diagnose's; run once per length).
       remedies: remedy specs (lostmid_jax.probes.remedies): rope_base:F, rope_scaling:KIND:F[:P] (KIND linear,
         dynamic or yarn), markers:R1/R2/..., reorder:first, reorder:last, sinks:S[:W].
       marker: the marker of markers remedies: a token id (digits) or a string encoded with the tokenizer
         (default U+2060, the zero-width word joiner practitioners use).
       context: the original context P of rope_scaling remedies that name none (None: max_positions).
-      mode: "text" (documents in words, the checkpoint's tokenizer) or "tokens" (keys and values as ids).
-      passages: k >= 2 passages per document; the fact sits in passage p = 1..k.
-      lengths: T, the prompt length in tokens (the question included), the same for every prompt: one value
-        (the flag is spelled as diagnose's; run once per length).
-      examples: E >= 2 examples, each scored with the fact in every passage, unmodified and per remedy.
-      candidates: C >= 2 answers ranked per prompt (the right one and C - 1 other facts' answers).
-      corpus: text mode: a directory of .txt files, one passage per paragraph, as filler (None: built-in).
-      facts: text mode: a JSON-lines file of {fact, question, answer} (None: the built-in generator).
-      key_tokens: tokens mode: ids per key.
-      value_tokens: tokens mode: ids per value (the answer).
       low: tokens mode: the smallest id drawn (keep special ids below it).
       attention_examples: A >= 1 examples whose attention received is measured (fact in the middle passage).
       influence_examples: examples whose exact Jacobian influence profile is measured (0: none; D reverse
@@ -67,97 +58,82 @@ class Config(CheckpointSource):
       theory_a: the attention strength a of the Step-0 theory row that predicts each remedy's effect.
       batch: prompts per scoring forward pass.
       n_boot: bootstrap replicates of every interval.
-      seed: the generator's seed (facts, filler, distractors) and the bootstrap's.
-      dtype: the parameters' and activations' dtype: float32 or bfloat16 (large checkpoints).
-      allow_unknown_tokens: measure prompts, facts, answers and a marker the tokenizer maps to its unknown id
-        (e.g. [UNK]) instead of refusing them; the verdict counts them.
-      allow_extrapolation: measure a length (markers included) beyond the checkpoint's trained context instead
-        of refusing it; the tables and the verdict mark it.
     """
 
-    RENAMED_FIELDS = {"length": "lengths"}  # config.json of earlier runs
+    RENAMED_FIELDS = {**FLAT_FIELDS, "length": "probe.lengths"}  # config.json of earlier runs
 
-    weights: str
-    allow_download: bool = False
+    checkpoint: CheckpointSettings
+    probe: ProbeDesign = ProbeDesign()
     remedies: tuple[str, ...] = DEFAULT_REMEDIES
     marker: str = WORD_JOINER
     context: int | None = None
-    mode: str = "text"
-    passages: int = 5
-    lengths: tuple[int, ...] = (1024,)
-    examples: int = 40
-    candidates: int = 5
-    corpus: str | None = None
-    facts: str | None = None
-    key_tokens: int = 2
-    value_tokens: int = 1
     low: int = 2
     attention_examples: int = 8
     influence_examples: int = 0
     theory_a: float = 0.5
     batch: int = 8
     n_boot: int = 2000
-    seed: int = 0
-    dtype: str = "float32"
-    allow_unknown_tokens: bool = False
-    allow_extrapolation: bool = False
 
     def __post_init__(self):
         from ...probes.remedies import parse_remedy
 
-        self.check_source()
-        self.check_flags(DTYPES)
-        lengths = self.lengths_tuple()
-        if len(lengths) != 1:
+        tuples_from_lists(self)
+        for name, group in (("checkpoint", CheckpointSettings), ("probe", ProbeDesign)):
+            if not isinstance(getattr(self, name), group):
+                raise ValueError(f"{name} must be a {group.__name__}, got {getattr(self, name)!r}")
+        if len(self.probe.lengths) != 1:
             raise ValueError(f"lengths: remedies measures one prompt length T (run it once per length), got "
-                             f"{self.lengths!r}")
-        object.__setattr__(self, "lengths", (check_int("lengths", lengths[0], 8),))
-        object.__setattr__(self, "remedies", tuple(self.remedies))
+                             f"{self.probe.lengths!r}")
         if not self.remedies:
             raise ValueError("remedies must name at least one remedy (e.g. rope_base:4)")
         labels = [parse_remedy(r).label for r in self.remedies]
         if len(set(labels)) != len(labels):
             raise ValueError(f"remedies must be distinct, got {self.remedies!r}")
-        check_choice("mode", self.mode, MODES)
-        for name, low in (("passages", 2), ("examples", 2), ("candidates", 2), ("key_tokens", 1),
-                          ("value_tokens", 1), ("low", 0), ("attention_examples", 1), ("influence_examples", 0),
-                          ("batch", 1), ("n_boot", 100), ("seed", 0)):
+        for name, low in (("low", 0), ("attention_examples", 1), ("influence_examples", 0), ("batch", 1),
+                          ("n_boot", 100)):
             check_int(name, getattr(self, name), low)
         if self.context is not None:
             check_int("context", self.context, 1)
         check_float("theory_a", self.theory_a, 0, 1)
         if not isinstance(self.marker, str) or not self.marker:
             raise ValueError(f"marker must be a token id or a non-empty string, got {self.marker!r}")
-        if self.mode == "tokens" and not self.marker.isdigit() and any(r.startswith("markers") for r in self.remedies):
+        if self.probe.mode == "tokens" and not self.marker.isdigit() and self._markers():
             raise ValueError(f"marker must be a token id (digits) in mode 'tokens', got {self.marker!r}")
-        if reading_stored():  # a run read back: its own fields only, no checkpoint resolved (no hub, no network)
-            return
-        model_cfg = self.checked_model_config()
+
+    @property
+    def title(self) -> str:
+        """The checkpoint's name in titles."""
+        return self.checkpoint.title
+
+    @property
+    def markers(self) -> str | None:
+        """The marker when a markers remedy uses it, else None (nothing to encode or check)."""
+        return self.marker if self._markers() else None
+
+    def check_checkpoint(self, checkpoint) -> None:
+        """The refusals that need the checkpoint (``probes.checkpoint.resolve_checkpoint``'s value, text mode's
+        checks already done there): a marker id within its vocabulary, the length (markers and answer included)
+        within its trained context, the run's cost within the resource limits (ValueError naming the field)."""
+        model_cfg = checkpoint.model_config
         if self.marker.isdigit() and int(self.marker) >= model_cfg.vocab_size:
             raise ValueError(f"marker: token id {self.marker} is outside the vocabulary [0, {model_cfg.vocab_size})")
-        text = check_text_inputs(self) if self.mode == "text" else None
-        answer_ids = text.answer_ids if text else self.value_tokens
+        text = checkpoint.text
+        answer_ids = text.answer_ids if text else self.probe.value_tokens
         marker_ids = len(self.marker_ids(text.tokenizer)) if text and self._markers() else 1
         check_context(model_cfg, {self.length: self.positions_needed(answer_ids, marker_ids)},
-                      allow=self.allow_extrapolation)
+                      allow=self.probe.allow_extrapolation)
         self.cost(model_cfg, answer_ids, marker_ids).check(
-            f"remedies: lengths={self.length}, examples={self.examples}, batch={self.batch}, n_boot={self.n_boot}, "
-            f"{len(self.remedies)} remedies")
+            f"remedies: lengths={self.length}, examples={self.probe.examples}, batch={self.batch}, "
+            f"n_boot={self.n_boot}, {len(self.remedies)} remedies")
 
     @property
     def length(self) -> int:
-        """T, the one prompt length of ``lengths``."""
-        return self.lengths[0]
+        """T, the one prompt length of ``probe.lengths``."""
+        return self.probe.lengths[0]
 
     def marker_ids(self, tok) -> list[int]:
-        """The marker's ids: a token id, or the string encoded with ``tok`` (ValueError naming ``marker``)."""
-        if self.marker.isdigit():
-            return [int(self.marker)]
-        ids = tok.encode(self.marker)
-        if not ids:
-            raise ValueError(f"marker: {self.marker!r} encodes to no token with the tokenizer {tok.source}; pass "
-                             "a token id or another string")
-        return ids
+        """The marker's ids (:func:`probes.checkpoint.encode_marker`)."""
+        return encode_marker(self.marker, tok)
 
     def _markers(self) -> int:
         from ...probes.remedies import parse_remedy
@@ -168,7 +144,7 @@ class Config(CheckpointSource):
         """The positions the longest scoring forward uses: T, the markers (``marker_ids`` each) and the
         answer's ids beyond the first (``answer_ids``; None: tokens mode's value_tokens, else 1)."""
         if answer_ids is None:
-            answer_ids = self.value_tokens if self.mode == "tokens" else 1
+            answer_ids = self.probe.value_tokens if self.probe.mode == "tokens" else 1
         return self.length + self._markers() * marker_ids + answer_ids - 1
 
     def cost(self, model_cfg, answer_ids: int = 1, marker_ids: int = 1) -> Cost:
@@ -177,9 +153,9 @@ class Config(CheckpointSource):
         reordering reuses the unmodified model's compiled programs (same model, same T)."""
         import dataclasses as dc
 
-        m = dc.replace(model_cfg, param_dtype=self.dtype, dtype=None)
-        e, k = self.examples, self.passages
-        rows = e * k * (1 if answer_ids == 1 else self.candidates)
+        m = dc.replace(model_cfg, param_dtype=self.checkpoint.dtype, dtype=None)
+        e, k = self.probe.examples, self.probe.passages
+        rows = e * k * (1 if answer_ids == 1 else self.probe.candidates)
         t = self.positions_needed(answer_ids, marker_ids)
         att, inf = min(self.attention_examples, e), min(self.influence_examples, e)
 
@@ -194,4 +170,5 @@ class Config(CheckpointSource):
         return Cost.weights(m) + one(1).times(1 + len(self.remedies) - reorders) + one(0).times(reorders)
 
 
-__all__ = ["Config", "DEFAULT_REMEDIES", "DTYPES", "MODES", "RANDOM_TINY", "SMOKE", "SMOKE_HELP", "tiny_config"]
+__all__ = ["CheckpointSettings", "Config", "DEFAULT_REMEDIES", "DTYPES", "MODES", "ProbeDesign", "RANDOM_TINY", "SMOKE",
+           "SMOKE_HELP", "tiny_config"]

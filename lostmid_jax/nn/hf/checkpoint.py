@@ -70,7 +70,8 @@ def _abstract_params(cfg: DecoderConfig):
     return graphdef, state, flat_params(state)
 
 
-def load_hf(path: str | pathlib.Path, *, param_dtype: str = "float32") -> tuple[DecoderConfig, Decoder]:
+def load_hf(path: str | pathlib.Path, *, param_dtype: str = "float32",
+            hf_config: dict | None = None) -> tuple[DecoderConfig, Decoder]:
     """Load a local Hugging Face checkpoint directory (or a cached hub id) into our Decoder.
 
     Args:
@@ -78,6 +79,7 @@ def load_hf(path: str | pathlib.Path, *, param_dtype: str = "float32") -> tuple[
         model.safetensors.index.json), or a hub id in the local cache.
       param_dtype: dtype of the loaded parameters (the stored tensors are
         cast; float32 holds float16 / bfloat16 checkpoints exactly).
+      hf_config: the directory's config.json already parsed (nn.hf.hub.read_checkpoint), else it is read here.
 
     Returns:
       (cfg, model): the DecoderConfig read from config.json and a Decoder
@@ -92,7 +94,8 @@ def load_hf(path: str | pathlib.Path, *, param_dtype: str = "float32") -> tuple[
     """
     from .hub import resolve_checkpoint  # a directory, or a hub id in the local cache (offline)
     path = resolve_checkpoint(path)
-    family, cfg = families.config_from_hf(read_config(path), param_dtype=param_dtype)
+    raw = read_config(path) if hf_config is None else hf_config
+    family, cfg = families.config_from_hf(raw, param_dtype=param_dtype)
     cfg.check_size()  # before any tensor is read or any layer built
     graphdef, state, abstract = _abstract_params(cfg)
     expected = jax.eval_shape(lambda p: families.to_hf(family, p, cfg.depth, jnp, heads=cfg.heads), abstract)

@@ -80,8 +80,15 @@ def resolve_checkpoint(path_or_id: str | os.PathLike, *, allow_download: bool = 
 
 
 def checkpoint_config(weights: str | os.PathLike, *, allow_download: bool = False, name: str = "weights"):
-    """(directory, DecoderConfig) of a checkpoint: :func:`resolve_checkpoint`, then its config.json read by
-    the family registry, with its weights file present.
+    """(directory, DecoderConfig) of a checkpoint: :func:`read_checkpoint` without the parsed config.json."""
+    path, _, cfg = read_checkpoint(weights, allow_download=allow_download, name=name)
+    return path, cfg
+
+
+def read_checkpoint(weights: str | os.PathLike, *, allow_download: bool = False, name: str = "weights"):
+    """(directory, parsed config.json, DecoderConfig) of a checkpoint: :func:`resolve_checkpoint`, then its
+    config.json read once by the family registry, with its weights file present (``load_hf(path,
+    hf_config=...)`` reuses the parsed config.json).
 
     Raises:
       ValueError: naming ``name``, when the directory or hub id cannot be resolved (the message says how to
@@ -94,6 +101,6 @@ def checkpoint_config(weights: str | os.PathLike, *, allow_download: bool = Fals
         path = resolve_checkpoint(weights, allow_download=allow_download)
         raw = read_config(path)
         weights_file(path)
-        return path, config_from_hf(raw)[1]
+        return path, raw, config_from_hf(raw)[1]
     except (FileNotFoundError, ValueError) as err:
         raise ValueError(f"{name}: {err}") from None
