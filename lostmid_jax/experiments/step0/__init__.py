@@ -71,6 +71,15 @@ class Result:
     peak_rss_gb: float
 
 
+def resolve(cfg: Config) -> Config:
+    """``cfg`` unchanged, once its memory plan fits (before the run directory is claimed): a preset whose units'
+    peak is over ``--limits max_memory_gb`` is refused in one line (:func:`.memory_plan.check`)."""
+    from .memory_plan import check
+
+    check(cfg)
+    return cfg
+
+
 def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
     """Measure (or resume) every unit, then summarize (:mod:`.measure`, :mod:`.report`); float64
     (``param_dtype``) is switched on for this call only."""
@@ -214,5 +223,5 @@ def describe(result: Result) -> str:
 
 
 __all__ = ["COLUMNS", "Config", "DEFAULT_PLANS", "DEFAULT_PRESETS", "FULL_PRESETS", "NAME", "PresetPlan", "Result",
-           "SMOKE", "default_plan", "expected_time", "figures", "main_table", "profile", "records", "run", "summary",
-           "variant_overrides", "verdict"]
+           "SMOKE", "default_plan", "expected_time", "figures", "main_table", "profile", "records", "resolve", "run",
+           "summary", "variant_overrides", "verdict"]

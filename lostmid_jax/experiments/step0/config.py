@@ -203,9 +203,6 @@ class Config:
                 if overrides.get("position", cfg.position) == "learned" and plan.length > cfg.max_positions:
                     raise ValueError(f"length {plan.length} exceeds {plan.preset}'s max_positions={cfg.max_positions} "
                                      f"(learned positions, variant {variant!r})")
-        from .memory_plan import check
-
-        check(self)  # the peak memory of each preset's units against --limits max_memory_gb (memory_plan.py)
 
     def preset_names(self) -> tuple[str, ...]:
         """The presets that run: ``presets``, then FULL_PRESETS with ``full``."""

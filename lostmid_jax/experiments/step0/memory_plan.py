@@ -17,8 +17,10 @@ always held:
     summary   the bootstrap of the summary: SUMMARY_COPIES arrays of [B, L] float64 (replicate means,
               their ranks and sort order)
 
-:func:`check` refuses a run whose peak is over ``max_memory_gb`` (lostmid_jax.resources: ``--limits``) with one
-line naming the preset, its length and chunk and the flag; benchmarks/step0_memory.py measures the peak
+:func:`check` (step0's ``resolve``: before the run directory is claimed) refuses a run whose peak is over
+``max_memory_gb`` (lostmid_jax.resources: ``--limits``) with one line naming the preset, its length and chunk and
+the flag; where the automatic chunk's peak is over it and a smaller chunk fits, the units run with that chunk
+(:func:`engine_chunk`; the automatic one otherwise, so results below the limit do not change); benchmarks/step0_memory.py measures the peak
 (ru_maxrss of a run in its own process) against :func:`plan`.
 """
 
