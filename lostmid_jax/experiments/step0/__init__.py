@@ -7,6 +7,7 @@ with theory rows from the measured a_l and from a fitted constant a.
 
     config.py    what to run (presets, variants, seeds, estimator)
     measure.py   one unit (preset, variant, seed) -> arrays, saved as units/*.npz (resumable)
+    memory_plan.py  each preset's peak memory, planned (and refused over --limits max_memory_gb) before the run
     report.py    per (preset, variant) summaries, 95% CIs and the CSV rows
     claims.py    the table and the verdict on the paper's claims (docs/theory.md §5)
     columns.py   what every CSV column means (COLUMNS)
