@@ -193,18 +193,19 @@ def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
 
 def profile(result: Result, phases: dict) -> str:
     """The ``--profile`` table: per (preset, variant) its units' wall seconds split into compile, device and
-    host (timings.csv), the host time of its summary, and the host share (host + summary) / (wall + summary)."""
+    host (timings.csv), the host time of its summary, the units' own host share host / wall ("unit host") and
+    the host share with the summary (host + summary) / (wall + summary)."""
     from .report import timing_records
 
     head = ("preset/variant", "seeds", "wall s", "compile s", "device s", "host s", "summary s", "compiles",
-            "host share")
+            "unit host", "host share")
+    share = lambda part, whole: f"{100 * part / whole:.0f}%" if whole > 0 else "-"  # noqa: E731
     rows = []
     for r in timing_records(result.summaries):
-        total = r["seconds"] + r["summary_seconds"]
         rows.append((f"{r['preset']}/{r['variant']}", f"{r['seeds']}", f"{r['seconds']:.2f}",
                      f"{r['compile_seconds']:.2f}", f"{r['device_seconds']:.2f}", f"{r['host_seconds']:.2f}",
-                     f"{r['summary_seconds']:.2f}", f"{r['compiles']:.0f}",
-                     f"{100 * (r['host_seconds'] + r['summary_seconds']) / total:.0f}%" if total > 0 else "-"))
+                     f"{r['summary_seconds']:.2f}", f"{r['compiles']:.0f}", share(r["host_seconds"], r["seconds"]),
+                     share(r["host_seconds"] + r["summary_seconds"], r["seconds"] + r["summary_seconds"])))
     widths = [max(len(row[i]) for row in (head, *rows)) for i in range(len(head))]
     lines = ["time per (preset, variant), summed over its seeds (timings.csv):"]
     lines += ["  " + "  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths)))
