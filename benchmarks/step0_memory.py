@@ -44,12 +44,13 @@ def measured(preset: str, length: int, method: str, probes: int) -> tuple[float,
         cmd = [sys.executable, "-m", "lostmid_jax.cli", "step0", "--preset", preset, "--length", str(length),
                "--seeds", "1", "--variants", "native", "--method", method, "--probes", str(probes), "--no-figures",
                "--no-progress", "--out", os.path.join(tmp, "run")]
-        start = time.perf_counter()
-        child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - start
-        err = child.stderr.read().decode(errors="replace")
-        child.stderr.close()
+        with open(os.path.join(tmp, "stderr.txt"), "w+b") as log:  # a pipe could fill and block the child
+            start = time.perf_counter()
+            child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)
+            _, status, usage = os.wait4(child.pid, 0)
+            wall = time.perf_counter() - start
+            log.seek(0)
+            err = log.read().decode(errors="replace")
         if os.waitstatus_to_exitcode(status) != 0:
             raise SystemExit(f"L={length}: the run failed: {err.strip().splitlines()[-1] if err.strip() else status}")
     return usage.ru_maxrss * 1024.0, wall  # ru_maxrss is in KiB on Linux
