@@ -10,13 +10,14 @@ child process, whose peak resident set it reads from os.wait4 (ru_maxrss: every 
 the compilation included). The default estimator is randomized with 2 probes: the peak depends on the
 chunk (1 at these lengths), not on the number of cotangents, and the run stays short.
 
-Measured (2 shared CPU cores, 23 GB; toy, randomized, 2 probes, split; peak in GB = 1e9 bytes):
+Measured (2 shared CPU cores, 23 GB, load average 1-4; toy, randomized, 2 probes, split; GB = 1e9 bytes;
+the compilation cache cold, then warm at 4096 and 8192):
 
-    L      plan   peak   peak / plan   wall
-    1024   0.74   0.83   1.12          13 s
-    2048   1.14   1.12   0.98          21 s
-    4096   1.95   2.39   1.22          36 s
-    8192   5.99   6.57   1.10          131 s
+    L      plan   peak        peak / plan   wall
+    1024   0.74   0.55        0.75          15 s
+    2048   1.14   0.94        0.82          19 s
+    4096   1.95   1.33        0.68          25 s, 16 s
+    8192   5.99   3.00-3.93   0.50-0.66     64 s, 31 s
 """
 
 from __future__ import annotations
