@@ -7,6 +7,7 @@ name in different folders stop collection ("import file mismatch"), so each name
 
 import os
 
+_PLATFORMS_GIVEN = "JAX_PLATFORMS" in os.environ  # the GPU tier (-m gpu) keeps a user's choice, else sees every device
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 # The commands turn on JAX's persistent compilation cache in the user's cache folder; the tests (and the
 # commands they start) leave it alone unless a test asks for it in a temporary folder (tests/test_compile_cache.py).
@@ -26,7 +27,12 @@ def pytest_configure(config):
     optimizations users get, and tests/test_jax_guard.py checks jit against eager with them on, in a fresh
     process. LOSTMID_TEST_XLA_OPT=default keeps them on everywhere.
     """
+    import re
+
     markexpr = config.getoption("markexpr", "") or ""
+    if re.search(r"(?<!not )\bgpu\b", markexpr) and not _PLATFORMS_GIVEN:  # -m gpu: let JAX find the GPU (tests/gpu)
+        del os.environ["JAX_PLATFORMS"]
+        jax.config.update("jax_platforms", "")
     default_run = "not slow" in markexpr and "not extended" in markexpr
     if default_run and os.environ.get("LOSTMID_TEST_XLA_OPT", "fast") == "fast":
         os.environ["JAX_DISABLE_MOST_OPTIMIZATIONS"] = "1"

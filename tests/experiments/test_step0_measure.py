@@ -48,6 +48,7 @@ def test_resume_recomputes_only_missing_units(run_dir, tmp_path, capsys):
     assert "4 units" in out
     profile = out[out.index("time per (preset, variant)"):].splitlines()  # --profile: the split, then the phases
     assert profile[1].split()[:4] == ["preset/variant", "seeds", "wall", "s"] and profile[2].startswith("  toy/native")
+    assert profile[1].rstrip().endswith("unit host  host share") and profile[2].rstrip().endswith("%")
     assert any(line.split()[0] == "figures" for line in profile) and "phase_seconds" in json.loads(
         (run_dir / "config.json").read_text())
 

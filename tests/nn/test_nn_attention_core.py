@@ -139,3 +139,24 @@ def test_auto_block():
     assert [auto_block(n) for n in (1, 64, 65, 512, 513, 1024, 2048)] == [64, 64, 64, 64, 128, 128, 256]
     with pytest.raises(ValueError, match="attn_block"):
         Execution(attn_block=0)
+
+
+def test_trace_time_mask_constants_grow_as_length_times_block():
+    """Under a causal mask each query block's bias constant covers only the keys some of its queries may not see
+    ([R T, T]; zeros before them), not every key up to the block's end ([R T, q1]): the lowered program's dense
+    constants total about (L / T) R T^2 4 bytes, not R L^2 2 (those took 4.8 GB to compile the toy engine at
+    L = 8192)."""
+    import re
+
+    from lostmid_jax.nn import MaskSpec
+    from lostmid_jax.nn.attention_core import CoreSpec, blocked_attention
+
+    length, block, r = 1024, 128, 2
+    q = jnp.zeros((1, length, 1, r, 8), jnp.float32)
+    k = v = jnp.zeros((1, length, 1, 8), jnp.float32)
+    core = CoreSpec(MaskSpec("causal"), alibi=False, block=block)
+    text = jax.jit(lambda q, k, v: blocked_attention(q, k, v, jnp.arange(length)[None], None, core)).lower(
+        q, k, v).as_text()
+    constants = sum(len(h) // 2 for h in re.findall(r'dense<"0x([0-9A-Fa-f]+)">', text))
+    diagonal = (length // block) * r * block * block * 4  # 1 MB; the whole causal triangle would be ~4.2 MB
+    assert diagonal * 0.9 <= constants <= diagonal * 1.1, constants

@@ -8,6 +8,7 @@ with theory rows from the measured a_l and from a fitted constant a.
     config.py    what to run (presets, variants, seeds, estimator)
     measure.py   one unit (preset, variant, seed) -> arrays, saved as units/*.npz (resumable)
     tables.py    per (preset, variant) summaries, 95% CIs and the CSV rows
+    memory_plan.py  each preset's peak memory, planned (and refused over --limits max_memory_gb) before the run
     claims.py    the table and the verdict on the paper's claims (docs/theory.md §5)
     columns.py   what every CSV column means (COLUMNS)
 
@@ -72,6 +73,15 @@ class Result:
     summaries: dict
     priors: dict
     peak_rss_gb: float
+
+
+def resolve(cfg: Config) -> Config:
+    """``cfg`` unchanged, once its memory plan fits (before the run directory is claimed): a preset whose units'
+    peak is over ``--limits max_memory_gb`` is refused in one line (:func:`.memory_plan.check`)."""
+    from .memory_plan import check
+
+    check(cfg)
+    return cfg
 
 
 def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
@@ -186,18 +196,19 @@ def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
 
 def profile(result: Result, phases: dict) -> str:
     """The ``--profile`` table: per (preset, variant) its units' wall seconds split into compile, device and
-    host (timings.csv), the host time of its summary, and the host share (host + summary) / (wall + summary)."""
+    host (timings.csv), the host time of its summary, the units' own host share host / wall ("unit host") and
+    the host share with the summary (host + summary) / (wall + summary)."""
     from .tables import timing_records
 
     head = ("preset/variant", "seeds", "wall s", "compile s", "device s", "host s", "summary s", "compiles",
-            "host share")
+            "unit host", "host share")
+    share = lambda part, whole: f"{100 * part / whole:.0f}%" if whole > 0 else "-"  # noqa: E731
     rows = []
     for r in timing_records(result.summaries):
-        total = r["seconds"] + r["summary_seconds"]
         rows.append((f"{r['preset']}/{r['variant']}", f"{r['seeds']}", f"{r['seconds']:.2f}",
                      f"{r['compile_seconds']:.2f}", f"{r['device_seconds']:.2f}", f"{r['host_seconds']:.2f}",
-                     f"{r['summary_seconds']:.2f}", f"{r['compiles']:.0f}",
-                     f"{100 * (r['host_seconds'] + r['summary_seconds']) / total:.0f}%" if total > 0 else "-"))
+                     f"{r['summary_seconds']:.2f}", f"{r['compiles']:.0f}", share(r["host_seconds"], r["seconds"]),
+                     share(r["host_seconds"] + r["summary_seconds"], r["seconds"] + r["summary_seconds"])))
     widths = [max(len(row[i]) for row in (head, *rows)) for i in range(len(head))]
     lines = ["time per (preset, variant), summed over its seeds (timings.csv):"]
     lines += ["  " + "  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths)))
@@ -217,5 +228,5 @@ def describe(result: Result) -> str:
 
 
 __all__ = ["COLUMNS", "Config", "DEFAULT_PLANS", "DEFAULT_PRESETS", "FULL_PRESETS", "NAME", "PresetPlan", "Result",
-           "SMOKE", "default_plan", "expected_time", "figures", "main_table", "profile", "records", "run", "summary",
-           "variant_overrides", "verdict"]
+           "SMOKE", "default_plan", "expected_time", "figures", "main_table", "profile", "records", "resolve", "run",
+           "summary", "variant_overrides", "verdict"]

@@ -36,6 +36,7 @@ from ...nn import Decoder
 from ...parallel import is_process0, mesh_size
 from ...runs.units import UnitStore
 from .config import Config, PresetPlan, model_config
+from .memory_plan import engine_chunk
 
 
 def heat_layers(depth: int) -> list[int]:
@@ -61,7 +62,8 @@ def seed_profiles(cfg: Config, plan: PresetPlan, variant: str, seeds, mesh, *, b
     a time, vmapped; "auto": as many as its free memory allows, :func:`lostmid_jax.analysis.ensemble.items_at_once`)."""
     names = PATHWAYS if plan.split else ("total",)
     per_seed = mapped_profiles(lambda s: unit_inputs(cfg, plan, variant, s), jnp.asarray(seeds), method=plan.method,
-                               probes=plan.probes, split=plan.split, chunk=cfg.influence.chunk, mesh=mesh, batch=batch)
+                               probes=plan.probes, split=plan.split, chunk=engine_chunk(cfg, plan, variant), mesh=mesh,
+                               batch=batch)
     return [dict(zip(names, profs)) for profs in per_seed]
 
 
@@ -88,7 +90,8 @@ def run_unit(cfg: Config, plan: PresetPlan, variant: str, seed: int, *, mesh=Non
     split.add(*shared)
     model, x, k_probe = unit_inputs(cfg, plan, variant, seed)
     if profiles is None:
-        kwargs = dict(method=plan.method, probes=plan.probes, key=k_probe, chunk=cfg.influence.chunk, mesh=mesh)
+        kwargs = dict(method=plan.method, probes=plan.probes, key=k_probe, chunk=engine_chunk(cfg, plan, variant),
+                      mesh=mesh)
         with split.device():
             if plan.split:
                 both = pathway_profiles(model, x, **kwargs)
