@@ -36,7 +36,7 @@ import dataclasses
 from .. import influence_settings
 from .claims import table, verdict_lines
 from .columns import COLUMNS
-from .config import EXACT_MAX_WIDTH, INPUTS, METHODS, RANDOM_TINY, SMOKE, TINY_GPT2, Checkpoint, Config, look_up
+from .config import EXACT_MAX_WIDTH, INPUTS, METHODS, RANDOM_TINY, SMOKE, TINY_GPT2, Config, look_up
 from .measure import MODELS, REFERENCES, TINY_SEED, Result, run
 from .tables import agreement_records, alpha_records, metric_records, profile_records, records
 
@@ -72,7 +72,7 @@ def run_info(result: Result) -> dict:
 def resolve(cfg: Config):
     """The checkpoint looked up once with every refusal that needs it (:func:`.config.look_up`), before any model
     loads and before the run directory is claimed: runner.Resolved(the config with method "auto" replaced by the
-    method that runs, by the checkpoint's width; the :class:`.config.Checkpoint` that :func:`run` loads)."""
+    method that runs, by the checkpoint's width; the probes.checkpoint.ResolvedCheckpoint that :func:`run` loads)."""
     from ..runner import Resolved
 
     checkpoint = look_up(cfg)
@@ -84,7 +84,7 @@ def describe(result: Result) -> str:
     return f"{2 * result.config.influence.seeds} units"
 
 
-__all__ = ["COLUMNS", "Checkpoint", "Config", "EXACT_MAX_WIDTH", "FILES", "INPUTS", "METHODS", "MODELS", "NAME",
-           "RANDOM_TINY", "REFERENCES", "Result", "SMOKE", "SMOKE_HELP", "TINY_GPT2", "TINY_SEED", "VERDICT_TITLE",
+__all__ = ["COLUMNS", "Config", "EXACT_MAX_WIDTH", "FILES", "INPUTS", "METHODS", "MODELS", "NAME", "RANDOM_TINY",
+           "REFERENCES", "Result", "SMOKE", "SMOKE_HELP", "TINY_GPT2", "TINY_SEED", "VERDICT_TITLE",
            "agreement_records", "alpha_records", "describe", "figures", "look_up", "metric_records", "profile_records",
            "records", "resolve", "run", "run_info", "summary", "table", "verdict", "verdict_lines"]

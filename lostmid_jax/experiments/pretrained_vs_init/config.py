@@ -1,6 +1,6 @@
 """Arguments of the pretrained-vs-init comparison: the checkpoint and the Step-0 measurement (Config, its own
-fields checked, nothing read), the checkpoint looked up once with the checks that need it (look_up ->
-Checkpoint), and the tiny random GPT-2 of --smoke."""
+fields checked, nothing read), the checkpoint looked up once with the checks that need it (look_up), and the
+tiny random GPT-2 of --smoke."""
 
 from __future__ import annotations
 
@@ -88,27 +88,16 @@ class Config:
         return path.resolve().name if path.is_dir() else self.weights
 
 
-@dataclasses.dataclass(frozen=True)
-class Checkpoint:
-    """The checkpoint of ``weights`` looked up once (:func:`look_up`), before any model loads.
-
-    Attributes:
-      path: its local directory (None for the tiny random one, written when it loads).
-      hf_config: its parsed config.json (None for the tiny random one); ``load_hf`` reuses it.
-      model_config: its DecoderConfig, size checked.
-    """
-
-    path: pathlib.Path | None
-    hf_config: dict | None
-    model_config: object
-
-
-def look_up(cfg: Config) -> Checkpoint:
-    """``cfg.weights`` resolved (one config.json read; nothing for the tiny random GPT-2) and checked
-    (:meth:`Config.check_checkpoint`); ValueError naming ``weights`` when the directory, its config.json or its
-    weights file are missing or unreadable, or the hub id is not cached."""
+def look_up(cfg: Config):
+    """``cfg.weights`` resolved once (one config.json read; nothing for the tiny random GPT-2) and checked
+    (:meth:`Config.check_checkpoint`), as the value every later step takes: a
+    :class:`lostmid_jax.probes.checkpoint.ResolvedCheckpoint` (path None for the tiny random GPT-2, written when it
+    loads; no tokenizer). ValueError naming ``weights`` when the directory, its config.json or its weights file are
+    missing or unreadable, or the hub id is not cached."""
     from ...nn.hf import config_from_hf
     from ...nn.hf.hub import read_checkpoint
+    from ...probes.checkpoint import ResolvedCheckpoint
+    from ...probes.settings import CheckpointSettings
 
     if cfg.weights == RANDOM_TINY:
         path, raw, model_cfg = None, None, config_from_hf(TINY_GPT2)[1]
@@ -116,4 +105,5 @@ def look_up(cfg: Config) -> Checkpoint:
         path, raw, model_cfg = read_checkpoint(cfg.weights, allow_download=cfg.allow_download)
     model_cfg = model_cfg.check_size()
     cfg.check_checkpoint(model_cfg)
-    return Checkpoint(path, raw, model_cfg)
+    return ResolvedCheckpoint(CheckpointSettings(weights=cfg.weights, allow_download=cfg.allow_download), path, raw,
+                              model_cfg)

@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 
-from .config import Checkpoint, Config, look_up
+from .config import Config, look_up
 
 MODELS = ("pretrained", "init")
 REFERENCES = ("theory_measured", "theory_fitted", "init")
@@ -65,7 +65,7 @@ class Result:
     prior: object = None
 
 
-def _load(checkpoint: Checkpoint, run_dir):
+def _load(checkpoint, run_dir):
     """(DecoderConfig, Decoder, directory) of the checkpoint looked up (its config.json not read again); the tiny
     random one is written first."""
     from flax import nnx
@@ -86,7 +86,7 @@ def _load(checkpoint: Checkpoint, run_dir):
     return model_cfg, model, path
 
 
-def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None, resolved: Checkpoint | None = None) -> Result:
+def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None, resolved=None) -> Result:
     """Measure both models on every seed's input and compare them (``mesh`` unused). ``resolved``: the checkpoint
     as the experiment's resolve looked it up (None: looked up and checked here, :func:`.config.look_up`).
 
