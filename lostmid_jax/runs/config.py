@@ -12,34 +12,12 @@ the same dataclass, so ``Config(**json.load(f)["config"])`` works too.
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import dataclasses
 import math
 import types
 import typing
 
 from ..validation import check_float_like, check_int_like
-
-
-_STORED: contextvars.ContextVar[bool] = contextvars.ContextVar("lostmid_stored_config", default=False)
-
-
-@contextlib.contextmanager
-def stored_config():
-    """Validate configs read back from a run directory in this block: a config then checks its own
-    fields only and resolves nothing outside them (no checkpoint looked up, no network: a stored
-    ``"weights": "someone/x", "allow_download": true`` is never fetched)."""
-    token = _STORED.set(True)
-    try:
-        yield
-    finally:
-        _STORED.reset(token)
-
-
-def reading_stored() -> bool:
-    """True inside :func:`stored_config`: a config's __post_init__ skips checks that resolve files or hub ids."""
-    return _STORED.get()
 
 
 def jsonable(value):

@@ -17,7 +17,7 @@ files inside it (:mod:`.inside`: a symlink out of it is refused), checks each
 CSV for damage (truncation, ragged rows, unterminated quotes, damaged numbers,
 and the cells of the grids its experiment declares in GRIDS, such as
 diagnose's heat map: file and line named), and validates the stored config without resolving anything it names
-(:func:`.config.stored_config`: no checkpoint looked up, no network).
+(a Config checks its own fields only; checkpoints are looked up by the experiments' resolve step: no network).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import json
 import pathlib
 import warnings
 
-from .config import from_dict, stored_config, unchecked
+from .config import from_dict, unchecked
 from .config_file import read_run_record
 from .inside import inside_glob, read_text
 from .registry import experiment_module, experiment_names
@@ -92,9 +92,8 @@ def _config(experiment: str, values: dict):
     """The experiment's Config from config.json's values; when they no longer validate here (a
     checkpoint that is not on this machine), the stored values unchecked, with a warning."""
     cls = experiment_module(experiment).Config
-    try:
-        with stored_config():  # validate its own fields only: nothing resolved, no network
-            return from_dict(cls, values)
+    try:  # a Config checks its own fields only: nothing resolved, no network
+        return from_dict(cls, values)
     except ValueError as err:
         warnings.warn(f"config.json's config does not validate here ({err}); Run.config holds the stored "
                       "values unchecked", StoredConfigWarning, stacklevel=3)

@@ -22,3 +22,20 @@ def test_bad_arguments_exit_2(argv, name, tmp_path, capsys):
         script.main("pretrained_vs_init", ["--smoke"] + argv + ["--out", str(tmp_path / "x")])
     assert err.value.code == 2 and name in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
+
+
+def test_a_config_alone_looks_nothing_up_and_resolve_refuses(tmp_path):
+    """A missing checkpoint, or one too short for the length, builds a Config (its own fields are fine); the resolve
+    step refuses it in one line naming the field, and looks the checkpoint up once for the run."""
+    from lostmid_jax.experiments import pretrained_vs_init as compare
+    from lostmid_jax.experiments.runner import Resolved
+
+    missing = compare.Config(weights=str(tmp_path / "missing"))
+    with pytest.raises(ValueError, match="^weights: .*missing"):
+        compare.resolve(missing)
+    too_long = compare.Config(weights=compare.RANDOM_TINY, influence={"length": 257})
+    with pytest.raises(ValueError, match="^influence.length=257 exceeds the checkpoint's max_positions=256$"):
+        compare.resolve(too_long)
+    out = compare.resolve(compare.Config(weights=compare.RANDOM_TINY))
+    assert isinstance(out, Resolved) and out.config.influence.method == "exact" and out.inputs.path is None
+    assert out.inputs.model_config.max_positions == compare.TINY_GPT2["n_positions"]

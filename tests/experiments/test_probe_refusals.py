@@ -88,12 +88,11 @@ def test_old_length_spelling_and_config_still_read(capsys):
     assert cfg.probe.lengths == (40,) and cfg.length == 40
     assert capsys.readouterr().err.strip() == ("lostmid remedies: --length is deprecated, use --probe.lengths (read the "
                                                "same way)")
-    from lostmid_jax.runs.config import from_dict, stored_config
+    from lostmid_jax.runs.config import from_dict
 
     old = {"weights": remedies.RANDOM_TINY, "length": 48, "passages": 3}  # a config.json written before the rename
-    with stored_config():
-        assert from_dict(remedies.Config, old).probe.lengths == (48,)
-        assert from_dict(remedies.Config, {**old, "lengths": [64]}).probe.lengths == (64,)  # --config FILE --lengths 64
-        assert from_dict(remedies.Config, {**old, "probe": {"lengths": [64]}}).probe.lengths == (64,)
+    assert from_dict(remedies.Config, old).probe.lengths == (48,)
+    assert from_dict(remedies.Config, {**old, "lengths": [64]}).probe.lengths == (64,)  # --config FILE --lengths 64
+    assert from_dict(remedies.Config, {**old, "probe": {"lengths": [64]}}).probe.lengths == (64,)
     assert script._undeprecated(remedies, "length=64") == "probe.lengths=64"
     assert "--set length is deprecated" in capsys.readouterr().err

@@ -21,7 +21,7 @@ Writes metrics.csv, agreement.csv, profiles.csv, alphas.csv, table.txt,
 verdict.txt and fig1_profiles. ``--smoke`` without ``--weights`` writes a tiny
 random GPT-2 checkpoint with save_hf into <run_dir>/checkpoint and runs offline.
 
-    config.py    what runs (Config, SMOKE, the tiny random GPT-2)
+    config.py    what runs (Config, SMOKE, the tiny random GPT-2) and the checkpoint looked up once (look_up)
     measure.py   the units of both models, their summaries and agreements (run -> Result)
     tables.py    the CSV rows
     claims.py    the table and the verdict
@@ -36,7 +36,7 @@ import dataclasses
 from .. import influence_settings
 from .claims import table, verdict_lines
 from .columns import COLUMNS
-from .config import EXACT_MAX_WIDTH, INPUTS, METHODS, RANDOM_TINY, SMOKE, TINY_GPT2, Config
+from .config import EXACT_MAX_WIDTH, INPUTS, METHODS, RANDOM_TINY, SMOKE, TINY_GPT2, Config, look_up
 from .measure import MODELS, REFERENCES, TINY_SEED, Result, run
 from .tables import agreement_records, alpha_records, metric_records, profile_records, records
 
@@ -69,10 +69,15 @@ def run_info(result: Result) -> dict:
     return info
 
 
-def resolve(cfg: Config) -> Config:
-    """The config with method "auto" replaced by the method that runs (by the checkpoint's width)."""
-    method = cfg.resolved_method(cfg.model_config().width)
-    return dataclasses.replace(cfg, influence=dataclasses.replace(cfg.influence, method=method))
+def resolve(cfg: Config):
+    """The checkpoint looked up once with every refusal that needs it (:func:`.config.look_up`), before any model
+    loads and before the run directory is claimed: runner.Resolved(the config with method "auto" replaced by the
+    method that runs, by the checkpoint's width; the probes.checkpoint.ResolvedCheckpoint that :func:`run` loads)."""
+    from ..runner import Resolved
+
+    checkpoint = look_up(cfg)
+    method = cfg.resolved_method(checkpoint.model_config.width)
+    return Resolved(dataclasses.replace(cfg, influence=dataclasses.replace(cfg.influence, method=method)), checkpoint)
 
 
 def describe(result: Result) -> str:
@@ -80,6 +85,6 @@ def describe(result: Result) -> str:
 
 
 __all__ = ["COLUMNS", "Config", "EXACT_MAX_WIDTH", "FILES", "INPUTS", "METHODS", "MODELS", "NAME", "RANDOM_TINY",
-           "REFERENCES", "Result", "SMOKE", "SMOKE_HELP", "TINY_GPT2", "TINY_SEED", "VERDICT_TITLE", "agreement_records",
-           "alpha_records", "describe", "figures", "metric_records", "profile_records", "records", "resolve", "run",
-           "run_info", "summary", "table", "verdict", "verdict_lines"]
+           "REFERENCES", "Result", "SMOKE", "SMOKE_HELP", "TINY_GPT2", "TINY_SEED", "VERDICT_TITLE",
+           "agreement_records", "alpha_records", "describe", "figures", "look_up", "metric_records", "profile_records",
+           "records", "resolve", "run", "run_info", "summary", "table", "verdict", "verdict_lines"]

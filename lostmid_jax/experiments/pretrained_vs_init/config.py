@@ -1,4 +1,5 @@
-"""Arguments of the pretrained-vs-init comparison: the checkpoint and the Step-0 measurement (Config), and the
+"""Arguments of the pretrained-vs-init comparison: the checkpoint and the Step-0 measurement (Config, its own
+fields checked, nothing read), the checkpoint looked up once with the checks that need it (look_up), and the
 tiny random GPT-2 of --smoke."""
 
 from __future__ import annotations
@@ -6,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import pathlib
 
-from ...runs.config import reading_stored, tuples_from_lists
+from ...runs.config import tuples_from_lists
 from ...validation import check_bool_like, check_float
 from .. import influence_settings
 from ..influence_settings import INPUTS, InfluenceSettings  # noqa: F401  (INPUTS: the old place of the name)
@@ -61,33 +62,16 @@ class Config:
             raise ValueError("influence must be an InfluenceSettings (or a dict of its fields)")
         self.influence.require(methods=METHODS, minimums={"seeds": 2}, given=("length", "method", "probes", "seeds"))
         check_float("band", self.band, 0, 0.5, open_min=True, open_max=True)
-        if reading_stored():  # a run read back: never resolve the checkpoint (no hub, no network)
-            return
-        model_cfg = self.model_config().check_size()
+
+    def check_checkpoint(self, model_cfg) -> None:
+        """The refusals that need the checkpoint's DecoderConfig (ValueError, one line naming the field): learned
+        positions shorter than ``influence.length``, ``content_prior`` without softmax attention."""
         if model_cfg.position == "learned" and self.influence.length > model_cfg.max_positions:
             raise ValueError(f"influence.length={self.influence.length} exceeds the checkpoint's "
                              f"max_positions={model_cfg.max_positions}")
         if self.content_prior and model_cfg.attention != "softmax":
             raise ValueError(f"content_prior needs softmax attention (scores to measure); the checkpoint has "
                              f"attention={model_cfg.attention!r}")
-
-    def checkpoint(self) -> pathlib.Path | None:
-        """The checkpoint's local directory (None for the tiny random one); ValueError naming ``weights``."""
-        return None if self.weights == RANDOM_TINY else self._resolved()[0]
-
-    def model_config(self):
-        """The checkpoint's DecoderConfig from its config.json; ValueError naming ``weights`` when the
-        directory, its config.json or its weights file are missing or unreadable, or the id is not cached."""
-        if self.weights == RANDOM_TINY:
-            from ...nn.hf import config_from_hf
-
-            return config_from_hf(TINY_GPT2)[1]
-        return self._resolved()[1]
-
-    def _resolved(self):
-        from ...nn.hf.hub import checkpoint_config
-
-        return checkpoint_config(self.weights, allow_download=self.allow_download)
 
     def resolved_method(self, width: int) -> str:
         """The method used for a model of width D."""
@@ -102,3 +86,24 @@ class Config:
             return "tiny random GPT-2"
         path = pathlib.Path(self.weights)
         return path.resolve().name if path.is_dir() else self.weights
+
+
+def look_up(cfg: Config):
+    """``cfg.weights`` resolved once (one config.json read; nothing for the tiny random GPT-2) and checked
+    (:meth:`Config.check_checkpoint`), as the value every later step takes: a
+    :class:`lostmid_jax.probes.checkpoint.ResolvedCheckpoint` (path None for the tiny random GPT-2, written when it
+    loads; no tokenizer). ValueError naming ``weights`` when the directory, its config.json or its weights file are
+    missing or unreadable, or the hub id is not cached."""
+    from ...nn.hf import config_from_hf
+    from ...nn.hf.hub import read_checkpoint
+    from ...probes.checkpoint import ResolvedCheckpoint
+    from ...probes.settings import CheckpointSettings
+
+    if cfg.weights == RANDOM_TINY:
+        path, raw, model_cfg = None, None, config_from_hf(TINY_GPT2)[1]
+    else:
+        path, raw, model_cfg = read_checkpoint(cfg.weights, allow_download=cfg.allow_download)
+    model_cfg = model_cfg.check_size()
+    cfg.check_checkpoint(model_cfg)
+    return ResolvedCheckpoint(CheckpointSettings(weights=cfg.weights, allow_download=cfg.allow_download), path, raw,
+                              model_cfg)

@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 
-from .config import Config
+from .config import Config, look_up
 
 MODELS = ("pretrained", "init")
 REFERENCES = ("theory_measured", "theory_fitted", "init")
@@ -65,28 +65,30 @@ class Result:
     prior: object = None
 
 
-def _load(cfg: Config, run_dir):
-    """(DecoderConfig, Decoder, directory) of the checkpoint; the tiny random one is written first."""
+def _load(checkpoint, run_dir):
+    """(DecoderConfig, Decoder, directory) of the checkpoint looked up (its config.json not read again); the tiny
+    random one is written first."""
     from flax import nnx
 
     from ...nn import Decoder, load_hf, save_hf
 
-    path = cfg.checkpoint()
+    path = checkpoint.path
     if path is None:
         import tempfile
 
         path = pathlib.Path(run_dir) / "checkpoint" if run_dir is not None else \
             pathlib.Path(tempfile.mkdtemp(prefix="lostmid_tiny_gpt2_"))
-        model_cfg = cfg.model_config()
+        model_cfg = checkpoint.model_config
         _LOG.info(f"writing a tiny random GPT-2 checkpoint (seed {TINY_SEED}) with save_hf to {path}")
         save_hf(Decoder(model_cfg, rngs=nnx.Rngs(TINY_SEED)), model_cfg, path)
     _LOG.info(f"loading {path} with nn.load_hf")
-    model_cfg, model = load_hf(path)
+    model_cfg, model = load_hf(path, hf_config=checkpoint.hf_config)
     return model_cfg, model, path
 
 
-def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Result:
-    """Measure both models on every seed's input and compare them (``mesh`` unused).
+def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None, resolved=None) -> Result:
+    """Measure both models on every seed's input and compare them (``mesh`` unused). ``resolved``: the checkpoint
+    as the experiment's resolve looked it up (None: looked up and checked here, :func:`.config.look_up`).
 
     Set-up phases are logged (INFO) on this module's logger; the runner shows them on stderr.
     """
@@ -100,7 +102,7 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None) -> Resul
     from ...analysis.seed_summary import summarize_variant
     from ...runs.stop import checked
 
-    model_cfg, pretrained, path = _load(cfg, run_dir)
+    model_cfg, pretrained, path = _load(look_up(cfg) if resolved is None else resolved, run_dir)
     scale = float(np.std(np.asarray(pretrained.wte[...])))
     graphdef = nnx.graphdef(pretrained)
     units = {name: [] for name in MODELS}
