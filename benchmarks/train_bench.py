@@ -26,7 +26,14 @@ per layer (fwd + bwd) against ~7 ms for PyTorch's fused
 scaled_dot_product_attention, which the fused kernel closes (5.4 ms vs
 8.3 ms for the blocked route on one [16, 256, 4 heads, 16] layer).
 PyTorch's own speed varies by 10-15% between runs; under load it degrades
-far more than JAX, so compare only on a quiet machine.
+far more than JAX, so compare only on a quiet machine. --rounds N alternates
+the two N times and keeps each one's best round.
+
+Issue 37 (AMD EPYC Zen 4 with AVX-512, 2 cores, load 1.6-2.0, --rounds 2 --steps 20;
+the AVX2 rows are the AVX2 build, LOSTMID_FUSED_CPU_ISA=avx2, on the same cores):
+  AVX2 before (16-key tiles spilled)  JAX 6.63        PyTorch 10.96       ratio 0.60
+  AVX2 after (8-key tiles, 2 columns) JAX 11.45-12.44 PyTorch 8.99-10.77  ratio 1.15-1.27
+  AVX-512 (16-key tiles, 4 columns)   JAX 13.10-13.21 PyTorch 10.72-10.88 ratio 1.21-1.22
 """
 
 from __future__ import annotations
