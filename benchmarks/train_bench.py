@@ -26,20 +26,29 @@ per layer (fwd + bwd) against ~7 ms for PyTorch's fused
 scaled_dot_product_attention, which the fused kernel closes (5.4 ms vs
 8.3 ms for the blocked route on one [16, 256, 4 heads, 16] layer).
 PyTorch's own speed varies by 10-15% between runs; under load it degrades
-far more than JAX, so compare only on a quiet machine.
+far more than JAX, so compare only on a quiet machine. --rounds N alternates
+the two N times and keeps each one's best round.
+
+Issue 37 (AMD EPYC Zen 4 with AVX-512, 2 cores, load 1.6-2.0, --rounds 2 --steps 20;
+the AVX2 rows are the AVX2 build, LOSTMID_FUSED_CPU_ISA=avx2, on the same cores):
+  AVX2 before (16-key tiles spilled)  JAX 6.63        PyTorch 10.96       ratio 0.60
+  AVX2 after (8-key tiles, 2 columns) JAX 11.45-12.44 PyTorch 8.99-10.77  ratio 1.15-1.27
+  AVX-512 (16-key tiles, 4 columns)   JAX 13.10-13.21 PyTorch 10.72-10.88 ratio 1.21-1.22
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import time
 
 import jax
 import numpy as np
 
 
-def jax_steps_per_s(args) -> float:
+def jax_step(args):
+    """A function running one JAX training step (compiled on the first call) and waiting for it."""
     from lostmid_jax.train import TrainConfig, init_state, tasks, toy_model, train_step_for
 
     cfg = TrainConfig(task="lm", model=toy_model(depth=args.depth, width=args.width, vocab=args.vocab),
@@ -48,16 +57,17 @@ def jax_steps_per_s(args) -> float:
     graphdef, params, opt = init_state(cfg)
     step = train_step_for(graphdef, cfg)
     batch = tasks.train_batch(cfg, 0)
-    params, opt, _ = step(params, opt, batch)  # compile
-    jax.block_until_ready(params)
-    start = time.perf_counter()
-    for _ in range(args.steps):
-        params, opt, m = step(params, opt, batch)
-    jax.block_until_ready(params)
-    return args.steps / (time.perf_counter() - start)
+    state = [params, opt]
+
+    def one():
+        state[0], state[1], _ = step(state[0], state[1], batch)
+        jax.block_until_ready(state[0])
+
+    return one
 
 
-def torch_steps_per_s(args) -> float:
+def torch_step(args):
+    """A function running one PyTorch training step of the same model."""
     import torch
     import torch.nn.functional as F
     from torch import nn
@@ -127,11 +137,14 @@ def torch_steps_per_s(args) -> float:
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
 
-    one()
+    return one
+
+
+def steps_per_s(one, steps: int) -> float:
     start = time.perf_counter()
-    for _ in range(args.steps):
+    for _ in range(steps):
         one()
-    return args.steps / (time.perf_counter() - start)
+    return steps / (time.perf_counter() - start)
 
 
 def main() -> None:
@@ -145,14 +158,27 @@ def main() -> None:
     p.add_argument("--scan", action="store_true", help="JAX: lax.scan over layers instead of unrolling")
     p.add_argument("--attn-impl", default=TrainConfig.attn_impl, choices=("auto", "blocked", "fused_cpu"),
                    help="JAX attention: TrainConfig.attn_impl")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="alternate JAX and PyTorch this many times (--steps each) and keep each one's best round")
     args = p.parse_args()
-    j = jax_steps_per_s(args)
-    t = torch_steps_per_s(args)
+    from lostmid_jax.kernels import fused_cpu
+
+    steps = {"JAX": jax_step(args), "PyTorch": torch_step(args)}
+    for one in steps.values():
+        one()  # compile / warm up
+    best = {name: 0.0 for name in steps}
+    for r in range(args.rounds):  # JAX first in even rounds, last in odd ones (load drifts)
+        for name in (steps if r % 2 == 0 else reversed(steps)):
+            best[name] = max(best[name], steps_per_s(steps[name], args.steps))
+    j, t = best["JAX"], best["PyTorch"]
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"H={args.depth} D={args.width} L={args.length} batch={args.batch} vocab={args.vocab}, {args.steps} timed steps; "
           f"JAX step: {'scanned' if args.scan else 'unrolled'} layers, {args.streams} stream(s), "
-          f"attention {resolve_attn_impl(TrainConfig(attn_impl=args.attn_impl))}")
+          f"attention {resolve_attn_impl(TrainConfig(attn_impl=args.attn_impl))}"
+          f"{f' ({fused_cpu.isa()} variant)' if fused_cpu.available() else ''}; "
+          f"best of {args.rounds} alternating round(s); load average {load:.1f}")
     print(f"JAX {j:.2f} steps/s, PyTorch {t:.2f} steps/s, ratio JAX/PyTorch {j / t:.2f}"
-          f" ({'>=' if j >= t else '<'} target 1.0)")
+          f" ({'>=' if j >= 1.2 * t else '<'} target 1.2)")
     if not math.isfinite(j / t):
         raise SystemExit(1)
 

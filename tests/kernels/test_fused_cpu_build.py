@@ -3,6 +3,8 @@
 import logging
 import os
 import pathlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -87,6 +89,59 @@ def test_loading_says_so_in_the_log(caplog):
     with caplog.at_level(logging.INFO, logger="lostmid_jax.kernels.fused_cpu.build"):
         build.load()
     assert any("fused_cpu attention kernel: loading the cached library" in r.getMessage() for r in caplog.records)
+    assert any(f"the {build.isa()} variant" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize("machine, have, expected", [
+    ("x86_64", {"avx2", "fma", "avx512f", "avx512vl"}, "avx512"),
+    ("x86_64", {"avx2", "fma"}, "avx2"),
+    ("x86_64", {"avx", "sse4_2"}, "native"),
+    ("aarch64", {"asimd"}, "arm"),
+])
+def test_the_variant_follows_the_cpu_flags(monkeypatch, machine, have, expected):
+    monkeypatch.delenv(build.ISA_ENV, raising=False)
+    monkeypatch.setattr(build.platform, "machine", lambda: machine)
+    monkeypatch.setattr(build, "cpu_flags", lambda: frozenset(have))
+    assert build.isa() == expected
+    assert build.flags()[-len(build.ISA_FLAGS[expected]):] == build.ISA_FLAGS[expected]
+    if expected == "avx2":  # 8-key tiles, and no AVX-512 instruction even where the CPU has it
+        assert {"-DLOSTMID_TILE=8", "-mno-avx512f"} <= set(build.flags())
+
+
+def test_a_forced_variant_is_checked_against_the_cpu(monkeypatch):
+    monkeypatch.setattr(build.platform, "machine", lambda: "x86_64")
+    monkeypatch.setattr(build, "cpu_flags", lambda: frozenset({"avx2", "fma"}))
+    monkeypatch.setenv(build.ISA_ENV, "avx2")
+    assert build.isa() == "avx2"
+    monkeypatch.setenv(build.ISA_ENV, "avx512")
+    with pytest.raises(fused_cpu.KernelUnavailable, match="LOSTMID_FUSED_CPU_ISA=avx512 needs the CPU flags"):
+        build.isa()
+    monkeypatch.setenv(build.ISA_ENV, "sse9")
+    with pytest.raises(fused_cpu.KernelUnavailable, match="must be one of"):
+        build.isa()
+
+
+@pytest.mark.slow
+def test_the_avx2_variant_agrees_with_the_default_one(tmp_path):
+    """The AVX2 build (8-key tiles) gives the default build's forward and gradients within float rounding."""
+    if not {"avx2", "fma"} <= build.cpu_flags():
+        pytest.skip("this CPU has no AVX2")
+    script = (
+        "import sys, jax, jax.numpy as jnp, numpy as np\n"
+        "from lostmid_jax.kernels.fused_cpu import FusedSpec, fused_attention\n"
+        "from lostmid_jax.masks.spec import MaskSpec\n"
+        "q, k, v = (jax.random.normal(jax.random.key(i), s) for i, s in enumerate([(2, 37, 2, 2, 16), (2, 37, 2, 16), (2, 37, 2, 16)]))\n"
+        "f = lambda q, k, v: jnp.sum(jnp.sin(fused_attention(q, k, v, FusedSpec(MaskSpec('causal')))))\n"
+        "val, grads = jax.value_and_grad(f, argnums=(0, 1, 2))(q, k, v)\n"
+        "np.save(sys.argv[1], np.concatenate([np.ravel(val), *map(np.ravel, grads)]))\n")
+    out = {}
+    for variant in ("", "avx2"):
+        env = {**os.environ, build.ISA_ENV: variant, "LOSTMID_CACHE": os.environ.get("LOSTMID_CACHE", "")}
+        env = {k: v for k, v in env.items() if v != "" or k == build.ISA_ENV}
+        out[variant] = tmp_path / f"out{variant}.npy"
+        subprocess.run([sys.executable, "-c", script, str(out[variant])], env=env, check=True)
+    a, b = np.load(out[""]), np.load(out["avx2"])
+    np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6)
 
 
 def test_train_config_auto_picks_the_kernel_only_where_it_builds(monkeypatch):

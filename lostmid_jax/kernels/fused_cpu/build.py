@@ -2,8 +2,11 @@
 
 The shared library is built on first use with the machine's C++ compiler
 ($CXX, else g++) against the XLA FFI headers that jaxlib ships. Flags:
--O3 -march=native -ffast-math (for glibc's vector expf; the kernel never
-forms an infinity, since masked keys are skipped by range). It is compiled
+-O3 -ffast-math (for glibc's vector expf; the kernel never
+forms an infinity, since masked keys are skipped by range) and the flags of
+the variant chosen from the processor's flags (ISA_FLAGS, :func:`isa`):
+AVX-512 tiles where the CPU has AVX-512, AVX2 tiles where it has only AVX2
+(logged at INFO; $LOSTMID_FUSED_CPU_ISA forces one the CPU supports). It is compiled
 and linked in two steps so that -ffast-math never adds crtfastmath.o, which
 would set flush-to-zero for the whole process. The library is cached under
 $LOSTMID_CACHE (default ~/.cache/lostmid_jax), keyed by a hash of the
@@ -54,14 +57,53 @@ def compiler() -> str:
     raise KernelUnavailable("no C++ compiler found (set $CXX or install g++)")
 
 
-def flags() -> list[str]:
-    """Compiler flags (-march=native: the library is built for the CPU it runs on)."""
-    out = ["-O3", "-std=c++17", "-fPIC", "-ffast-math", "-w", f"-I{jax.ffi.include_dir()}"]
-    if platform.machine() in ("x86_64", "AMD64"):
-        out += ["-march=native", "-mprefer-vector-width=512"]
+ISA_FLAGS = {
+    "avx512": ["-march=native", "-mprefer-vector-width=512", "-DLOSTMID_TILE=16", "-DLOSTMID_COLS=4"],
+    "avx2": ["-march=native", "-mno-avx512f", "-mprefer-vector-width=256", "-DLOSTMID_TILE=8", "-DLOSTMID_COLS=2"],
+    "native": ["-march=native"],
+    "arm": ["-mcpu=native"],
+}
+"""Flags of each kernel variant (tiles.h: LOSTMID_TILE keys per vector, LOSTMID_COLS accumulated columns).
+avx2 leaves out AVX-512 even where the CPU has it, so it runs (and is tested) on AVX-512 machines too."""
+ISA_ENV = "LOSTMID_FUSED_CPU_ISA"
+
+
+def cpu_flags() -> frozenset[str]:
+    """The processor's feature flags (/proc/cpuinfo "flags" or "Features"; empty when unreadable)."""
+    try:
+        text = pathlib.Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return frozenset()
+    for line in text.splitlines():
+        if line.startswith(("flags", "Features")):
+            return frozenset(line.partition(":")[2].split())
+    return frozenset()
+
+
+def isa() -> str:
+    """The kernel variant built here, a key of ISA_FLAGS: chosen from :func:`cpu_flags` (avx512 with
+    AVX-512 F/VL, avx2 with AVX2 and FMA, else native), or $LOSTMID_FUSED_CPU_ISA when set."""
+    have = cpu_flags()
+    if platform.machine() not in ("x86_64", "AMD64"):
+        detected = "arm" if platform.machine() in ("aarch64", "arm64") else "native"
+    elif {"avx512f", "avx512vl"} <= have:
+        detected = "avx512"
+    elif {"avx2", "fma"} <= have:
+        detected = "avx2"
     else:
-        out += ["-mcpu=native"]
-    return out
+        detected = "native"
+    chosen = os.environ.get(ISA_ENV, "").strip() or detected
+    if chosen not in ISA_FLAGS:
+        raise KernelUnavailable(f"${ISA_ENV} must be one of {sorted(ISA_FLAGS)}, got {chosen!r}")
+    needs = {"avx512": {"avx512f", "avx512vl"}, "avx2": {"avx2", "fma"}}.get(chosen, set())
+    if not needs <= have:
+        raise KernelUnavailable(f"${ISA_ENV}={chosen} needs the CPU flags {sorted(needs)}, which this CPU lacks")
+    return chosen
+
+
+def flags() -> list[str]:
+    """Compiler flags: the common ones, then ISA_FLAGS[isa()] (the library is built for the CPU it runs on)."""
+    return ["-O3", "-std=c++17", "-fPIC", "-ffast-math", "-w", f"-I{jax.ffi.include_dir()}", *ISA_FLAGS[isa()]]
 
 
 def _cpu_id() -> str:
@@ -160,6 +202,7 @@ def load() -> ctypes.CDLL:
         _LOG.info("fused_cpu attention kernel: loading the cached library %s", path)
     else:
         _LOG.info("fused_cpu attention kernel: compiling %s with %s into %s", SOURCE.name, compiler(), path)
+    _LOG.info("fused_cpu attention kernel: the %s variant (%s)", isa(), " ".join(ISA_FLAGS[isa()]))
     built = build()
     try:
         lib = ctypes.CDLL(str(built))

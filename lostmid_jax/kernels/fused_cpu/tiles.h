@@ -14,9 +14,20 @@
 
 namespace lostmid {
 
-constexpr int64_t kTile = 16;  // keys per score tile (one AVX-512 register)
+// The tile widths are chosen at build time from the processor's flags
+// (build.py, ISA_FLAGS): 16 keys (one AVX-512 register) and 4 accumulated
+// columns where the CPU has AVX-512's 32 vector registers; 8 keys (one AVX2
+// register) and 2 columns on AVX2, whose 16 registers would otherwise spill
+// the accumulators of ColsTimesWeights.
+#ifndef LOSTMID_TILE
+#define LOSTMID_TILE 16
+#endif
+#ifndef LOSTMID_COLS
+#define LOSTMID_COLS 4
+#endif
+constexpr int64_t kTile = LOSTMID_TILE;  // keys per score tile (one vector register)
 
-// Vectors of kTile floats (GCC/Clang vector extension: one AVX-512 register,
+// Vectors of kTile floats (GCC/Clang vector extension: one vector register,
 // or split into narrower ones by the compiler); unaligned loads and stores.
 typedef float Vf __attribute__((vector_size(kTile * sizeof(float))));
 
@@ -71,12 +82,12 @@ inline void RowsTimesCols(const float* const* a, const float* cols, int64_t padd
 }
 
 // out[r][c] = sum_j w[r][j] cols[c, j] over the tiles of [j0, j1) (w zero
-// outside each row's allowed keys), four columns at a time.
+// outside each row's allowed keys), kCols columns at a time.
 template <int KD>
 inline void ColsTimesWeights(const float* const* w, const float* cols, int64_t padded, int64_t kd,
                              int64_t j0, int64_t j1, float* const* out) {
   const int64_t K = KD > 0 ? KD : kd;
-  constexpr int kCols = 4;
+  constexpr int kCols = LOSTMID_COLS;
   int64_t c0 = 0;
   for (; c0 + kCols <= K; c0 += kCols) {
     Vf acc[kRows][kCols] = {};
