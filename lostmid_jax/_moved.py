@@ -198,9 +198,7 @@ def alias(module: str):
     def __getattr__(name: str):
         if name not in entry.names:
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        value = resolve(entry.names[name])
-        setattr(sys.modules[module], name, value)
-        return value
+        return resolve(entry.names[name])  # not cached: always the object now at the new address
 
     def __dir__():
         return sorted(set(vars(sys.modules[module])) | set(entry.names))
