@@ -1,6 +1,8 @@
-"""The settings the practitioners' experiments share (``lostmid diagnose``, ``lostmid remedies``), one group each.
+"""The settings the practitioners' experiments share (``lostmid diagnose``, ``lostmid remedies``; the checkpoint
+source also ``lostmid compare``), one group each.
 
     CheckpointSettings(weights="org/model", allow_download=False, dtype="float32")    # --checkpoint.weights ...
+    CheckpointSource(weights="org/model", allow_download=False)                       # compare's checkpoint
     ProbeDesign(mode="text", passages=5, lengths=(1024,), examples=40, ...)            # --probe.passages ...
 
 Each experiment's Config nests them as ``checkpoint`` and ``probe`` (flags
@@ -21,33 +23,34 @@ import pathlib
 from ..validation import check_bool_like, check_choice, check_int
 
 RANDOM_TINY = "random:tiny-llama"
-"""``weights`` of --smoke: a tiny random Llama written with save_hf, with a word-level tokenizer."""
+"""``weights`` of diagnose's and remedies' --smoke: a tiny random Llama written with save_hf, with a word-level
+tokenizer."""
+RANDOM_TINY_GPT2 = "random:tiny-gpt2"
+"""``weights`` of compare's --smoke: a tiny random GPT-2 written with save_hf (no tokenizer)."""
+RANDOM_TITLES = {RANDOM_TINY: "tiny random Llama", RANDOM_TINY_GPT2: "tiny random GPT-2"}
 MODES = ("text", "tokens")
 DTYPES = ("float32", "bfloat16")
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class CheckpointSettings:
-    """Where the model comes from and how its weights are held.
+class CheckpointSource:
+    """Where the model comes from (the group of every experiment that reads a checkpoint; ``lostmid compare``'s
+    ``checkpoint``).
 
     Attributes:
       weights: the checkpoint: a local directory (config.json + safetensors, and a tokenizer for the text
-        probe) or a Hugging Face hub id in the local cache; "random:tiny-llama" writes a tiny random Llama with
-        a word-level tokenizer (the --smoke default; offline).
+        probe) or a Hugging Face hub id in the local cache; "random:tiny-llama" / "random:tiny-gpt2" write a
+        tiny random model (the --smoke defaults of diagnose / remedies and of compare; offline).
       allow_download: fetch a hub id that is not in the local cache (config.json and safetensors only).
-      dtype: the parameters' and activations' dtype: float32 or bfloat16 (large checkpoints; scores within
-        the tolerance docs/diagnose.md states).
     """
 
     weights: str
     allow_download: bool = False
-    dtype: str = "float32"
 
     def __post_init__(self):
         if not isinstance(self.weights, str) or not self.weights:
             raise ValueError(f"weights must be a checkpoint directory or hub id, got {self.weights!r}")
         object.__setattr__(self, "allow_download", check_bool_like("allow_download", self.allow_download))
-        check_choice("dtype", self.dtype, DTYPES)
 
     @property
     def title(self) -> str:
@@ -55,10 +58,28 @@ class CheckpointSettings:
         return checkpoint_title(self.weights)
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class CheckpointSettings(CheckpointSource):
+    """Where the model comes from and how its weights are held (diagnose's and remedies' ``checkpoint``).
+
+    Attributes:
+      weights, allow_download: as :class:`CheckpointSource`.
+      dtype: the parameters' and activations' dtype: float32 or bfloat16 (large checkpoints; scores within
+        the tolerance docs/diagnose.md states).
+    """
+
+    dtype: str = "float32"
+
+    def __post_init__(self):
+        super().__post_init__()
+        check_choice("dtype", self.dtype, DTYPES)
+
+
 def checkpoint_title(weights: str) -> str:
-    """The checkpoint's name in titles: "tiny random Llama", the directory's name, or the hub id."""
-    if weights == RANDOM_TINY:
-        return "tiny random Llama"
+    """The checkpoint's name in titles: "tiny random Llama" / "tiny random GPT-2", the directory's name, or the
+    hub id."""
+    if weights in RANDOM_TITLES:
+        return RANDOM_TITLES[weights]
     path = pathlib.Path(weights)
     return path.resolve().name if path.is_dir() else weights
 
@@ -115,11 +136,16 @@ class ProbeDesign:
         object.__setattr__(self, "lengths", tuple(check_int("lengths", t, 8) for t in lengths))
 
 
+SOURCE_FLAT_FIELDS = {f.name: f"checkpoint.{f.name}" for f in dataclasses.fields(CheckpointSource)}
+"""{flat field of compare's config.json files written before the group: its dotted path now}."""
+SOURCE_SHORT_FLAGS = {name.replace("_", "-"): path for name, path in SOURCE_FLAT_FIELDS.items()}
+"""compare's --weights, --allow-download as aliases: {short name: dotted path}."""
 FLAT_FIELDS = {**{f.name: f"checkpoint.{f.name}" for f in dataclasses.fields(CheckpointSettings)},
                **{f.name: f"probe.{f.name}" for f in dataclasses.fields(ProbeDesign)}}
 """{flat field of config.json files written before the groups: its dotted path now}."""
 SHORT_FLAGS = {name.replace("_", "-"): path for name, path in FLAT_FIELDS.items()}
 """The flags of earlier releases (--weights, --passages, ...) as aliases: {short name: dotted path}."""
 
-__all__ = ["CheckpointSettings", "DTYPES", "FLAT_FIELDS", "MODES", "ProbeDesign", "RANDOM_TINY", "SHORT_FLAGS",
+__all__ = ["CheckpointSettings", "CheckpointSource", "DTYPES", "FLAT_FIELDS", "MODES", "ProbeDesign", "RANDOM_TINY",
+           "RANDOM_TINY_GPT2", "RANDOM_TITLES", "SHORT_FLAGS", "SOURCE_FLAT_FIELDS", "SOURCE_SHORT_FLAGS",
            "checkpoint_title"]

@@ -2,7 +2,7 @@
 
 Shapes: S seeds, L positions (j = 1..L, x = j/L), H layers (l = 1..H).
 
-For a checkpoint (``weights``: a local directory, or a hub id resolved in the
+For a checkpoint (``checkpoint.weights``: a local directory, or a hub id resolved in the
 local Hugging Face cache, :func:`lostmid_jax.nn.hf.hub.resolve_checkpoint`;
 any family :func:`lostmid_jax.nn.load_hf` reads) and a random init of the
 same architecture, measures the influence profile n_j = ||d y_L / d x_j||_F
@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from ...probes.settings import SOURCE_SHORT_FLAGS
 from .. import influence_settings
 from .claims import table, verdict_lines
 from .columns import COLUMNS
@@ -43,7 +44,7 @@ from .tables import agreement_records, alpha_records, metric_records, profile_re
 NAME = "pretrained_vs_init"
 VERDICT_TITLE = "pretrained vs random init vs Step-0 theory (95% CIs over seeds)"
 SMOKE_HELP = f"L=16, 3 seeds; without --weights a tiny random GPT-2 ({RANDOM_TINY}), offline"
-CLI_ALIASES = dict(influence_settings.ALIASES)  # --length for --influence.length, ...
+CLI_ALIASES = {**influence_settings.ALIASES, **SOURCE_SHORT_FLAGS}  # --length, --weights, ...: the earlier flags
 FILES = {"checkpoint": "the tiny random GPT-2 (save_hf) measured as 'pretrained' (weights random:tiny-gpt2)"}
 
 

@@ -71,7 +71,7 @@ def verdict_lines(result: Result) -> list[str]:
     if cfg.content_prior and result.prior is not None:
         lines.append(f"theory prior (--content-prior, measured from the seed-0 init model, content_scores.csv): "
                      f"{result.prior.label}")
-    if cfg.weights == RANDOM_TINY:  # the smoke note comes first, as in every verdict
+    if cfg.checkpoint.weights == RANDOM_TINY:  # the smoke note comes first, as in every verdict
         lines.insert(0, "(smoke run: too small to test the paper's claims; the 'pretrained' model is a tiny random "
                         "GPT-2, so it is an init too)")
     return lines

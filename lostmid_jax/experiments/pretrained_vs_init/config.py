@@ -5,15 +5,15 @@ tiny random GPT-2 of --smoke."""
 from __future__ import annotations
 
 import dataclasses
-import pathlib
 
+from ...probes.settings import RANDOM_TINY_GPT2, SOURCE_FLAT_FIELDS, CheckpointSource
 from ...runs.config import tuples_from_lists
 from ...validation import check_bool_like, check_float
 from .. import influence_settings
 from ..influence_settings import INPUTS, InfluenceSettings  # noqa: F401  (INPUTS: the old place of the name)
 
-RANDOM_TINY = "random:tiny-gpt2"
-SMOKE = {"weights": RANDOM_TINY, "influence.length": 16, "influence.seeds": 3, "influence.probes": 4}
+RANDOM_TINY = RANDOM_TINY_GPT2
+SMOKE = {"checkpoint.weights": RANDOM_TINY, "influence.length": 16, "influence.seeds": 3, "influence.probes": 4}
 METHODS = ("auto", "exact", "randomized")
 EXACT_MAX_WIDTH = 256  # "auto": exact up to this width D, randomized above
 # config.json of the tiny random checkpoint (RANDOM_TINY), read by nn.hf like any other
@@ -25,10 +25,11 @@ class Config:
     """Arguments of the pretrained-vs-init comparison.
 
     Attributes:
-      weights: checkpoint: a local directory (config.json + safetensors) or a Hugging Face hub id found in
-        the local cache (fetch with `hf download ID`, or pass --allow-download); "random:tiny-gpt2" writes a
-        tiny random GPT-2 with save_hf (the --smoke default; offline).
-      allow_download: fetch a hub id that is not in the local cache (config.json and safetensors only).
+      checkpoint: the model (probes.settings.CheckpointSource): checkpoint.weights, a local directory
+        (config.json + safetensors) or a Hugging Face hub id found in the local cache (fetch with
+        `hf download ID`, or pass --allow-download); "random:tiny-gpt2" writes a tiny random GPT-2 with save_hf
+        (the --smoke default; offline). checkpoint.allow_download: fetch a hub id that is not in the local
+        cache (config.json and safetensors only). Flags --checkpoint.weights, or --weights.
       influence: how the profiles are measured (:class:`InfluenceSettings`).
       influence.length: L >= 2 positions (<= max_positions for learned position tables).
       influence.method: "exact" (D reverse passes), "randomized" (``probes`` Gaussian
@@ -44,20 +45,18 @@ class Config:
         architecture's plain prior (softmax attention only).
     """
 
-    weights: str
-    allow_download: bool = False
-    RENAMED_FIELDS = dict(influence_settings.OLD_KEYS)  # flat config.json of earlier runs
+    checkpoint: CheckpointSource
+    RENAMED_FIELDS = {**influence_settings.OLD_KEYS, **SOURCE_FLAT_FIELDS}  # flat config.json of earlier runs
 
     influence: InfluenceSettings = InfluenceSettings(length=256, method="auto", probes=16, seeds=4)
     band: float = 0.1
     content_prior: bool = False
 
     def __post_init__(self):
-        if not isinstance(self.weights, str) or not self.weights:
-            raise ValueError(f"weights must be a checkpoint directory or hub id, got {self.weights!r}")
-        object.__setattr__(self, "allow_download", check_bool_like("allow_download", self.allow_download))
         object.__setattr__(self, "content_prior", check_bool_like("content_prior", self.content_prior))
         tuples_from_lists(self)
+        if not isinstance(self.checkpoint, CheckpointSource):
+            raise ValueError("checkpoint must be a CheckpointSource (or a dict of weights, allow_download)")
         if not isinstance(self.influence, InfluenceSettings):
             raise ValueError("influence must be an InfluenceSettings (or a dict of its fields)")
         self.influence.require(methods=METHODS, minimums={"seeds": 2}, given=("length", "method", "probes", "seeds"))
@@ -81,15 +80,12 @@ class Config:
 
     @property
     def title(self) -> str:
-        """The checkpoint's name in titles: the hub id, or the directory's name."""
-        if self.weights == RANDOM_TINY:
-            return "tiny random GPT-2"
-        path = pathlib.Path(self.weights)
-        return path.resolve().name if path.is_dir() else self.weights
+        """The checkpoint's name in titles ("tiny random GPT-2", the directory's name, or the hub id)."""
+        return self.checkpoint.title
 
 
 def look_up(cfg: Config):
-    """``cfg.weights`` resolved once (one config.json read; nothing for the tiny random GPT-2) and checked
+    """``cfg.checkpoint.weights`` resolved once (one config.json read; nothing for the tiny random GPT-2) and checked
     (:meth:`Config.check_checkpoint`), as the value every later step takes: a
     :class:`lostmid_jax.probes.checkpoint.ResolvedCheckpoint` (path None for the tiny random GPT-2, written when it
     loads; no tokenizer). ValueError naming ``weights`` when the directory, its config.json or its weights file are
@@ -99,11 +95,12 @@ def look_up(cfg: Config):
     from ...probes.checkpoint import ResolvedCheckpoint
     from ...probes.settings import CheckpointSettings
 
-    if cfg.weights == RANDOM_TINY:
+    source = cfg.checkpoint
+    if source.weights == RANDOM_TINY:
         path, raw, model_cfg = None, None, config_from_hf(TINY_GPT2)[1]
     else:
-        path, raw, model_cfg = read_checkpoint(cfg.weights, allow_download=cfg.allow_download)
+        path, raw, model_cfg = read_checkpoint(source.weights, allow_download=source.allow_download)
     model_cfg = model_cfg.check_size()
     cfg.check_checkpoint(model_cfg)
-    return ResolvedCheckpoint(CheckpointSettings(weights=cfg.weights, allow_download=cfg.allow_download), path, raw,
-                              model_cfg)
+    return ResolvedCheckpoint(CheckpointSettings(weights=source.weights, allow_download=source.allow_download), path,
+                              raw, model_cfg)
