@@ -181,7 +181,7 @@ def _smoke_config(name, tmp_path):
     exp = load(name)
     values = nest(exp.SMOKE)
     if name == "pretrained_vs_init":
-        values["weights"] = _gpt2_dir(tmp_path)
+        values["checkpoint"]["weights"] = _gpt2_dir(tmp_path)
     return exp, from_dict(exp.Config, values)
 
 

@@ -56,9 +56,9 @@ def test_flag_defaults_off_and_is_validated():
     assert step0.Config(models={"presets": ("toy",)}, content_prior=True).content_prior is True
     with pytest.raises(ValueError, match="content_prior"):
         step0.Config(models={"presets": ("toy",)}, content_prior="yes")
-    assert compare.Config(weights=compare.RANDOM_TINY).content_prior is False
+    assert compare.Config(checkpoint={"weights": compare.RANDOM_TINY}).content_prior is False
     with pytest.raises(ValueError, match="content_prior"):
-        compare.Config(weights=compare.RANDOM_TINY, content_prior="maybe")
+        compare.Config(checkpoint={"weights": compare.RANDOM_TINY}, content_prior="maybe")
 
 
 def test_step0_uses_and_records_the_measured_content_prior(step0_run):

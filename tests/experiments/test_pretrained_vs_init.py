@@ -12,6 +12,7 @@ from lostmid_jax.experiments import pretrained_vs_init as compare
 from lostmid_jax.experiments import script
 from lostmid_jax.nn import load_hf
 from lostmid_jax.nn.hf import families
+from lostmid_jax.probes.settings import CheckpointSource
 
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -35,7 +36,7 @@ def test_smoke_without_weights_writes_a_tiny_checkpoint_and_the_run(smoke_run):
     assert {"config.json", "columns.csv", "metrics.csv", "agreement.csv", "profiles.csv", "alphas.csv", "table.txt",
             "verdict.txt", "fig1_profiles.png", "checkpoint"} <= names
     config = json.loads((smoke_run / "config.json").read_text())
-    assert config["config"]["weights"] == compare.RANDOM_TINY and config["smoke"] is True
+    assert config["config"]["checkpoint"]["weights"] == compare.RANDOM_TINY and config["smoke"] is True
     cfg, _ = load_hf(smoke_run / "checkpoint")  # the checkpoint save_hf wrote reads back
     assert cfg.depth == compare.TINY_GPT2["n_layer"] and cfg.position == "learned"
 
@@ -94,7 +95,7 @@ def test_every_family_load_hf_reads(family, tmp_path):
     torch.manual_seed(0)
     model = getattr(transformers, model_cls)(getattr(transformers, config_cls)(**kwargs)).eval()
     model.save_pretrained(tmp_path)
-    result = compare.run(compare.Config(weights=str(tmp_path), influence={"length": 8, "seeds": 2}), None, progress=False)
+    result = compare.run(compare.Config(checkpoint={"weights": str(tmp_path)}, influence={"length": 8, "seeds": 2}), None, progress=False)
     assert set(result.agreements) == {(m, r) for m in compare.MODELS for r in ("theory_measured", "theory_fitted")} \
         | {("pretrained", "init")}
     for ag in result.agreements.values():
@@ -114,4 +115,4 @@ def test_registers_as_lostmid_subcommand():
     args = parser.parse_args(["compare", "--smoke"])
     cfg = script.config_from_args(compare, args, args._flags)
     assert isinstance(cfg, compare.Config) and cfg.influence.length == compare.SMOKE["influence.length"]
-    assert cfg.weights == compare.RANDOM_TINY and cfg.allow_download is False
+    assert cfg.checkpoint == CheckpointSource(weights=compare.RANDOM_TINY, allow_download=False)

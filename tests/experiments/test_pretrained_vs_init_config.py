@@ -30,12 +30,12 @@ def test_a_config_alone_looks_nothing_up_and_resolve_refuses(tmp_path):
     from lostmid_jax.experiments import pretrained_vs_init as compare
     from lostmid_jax.experiments.runner import Resolved
 
-    missing = compare.Config(weights=str(tmp_path / "missing"))
+    missing = compare.Config(checkpoint={"weights": str(tmp_path / "missing")})
     with pytest.raises(ValueError, match="^weights: .*missing"):
         compare.resolve(missing)
-    too_long = compare.Config(weights=compare.RANDOM_TINY, influence={"length": 257})
+    too_long = compare.Config(checkpoint={"weights": compare.RANDOM_TINY}, influence={"length": 257})
     with pytest.raises(ValueError, match="^influence.length=257 exceeds the checkpoint's max_positions=256$"):
         compare.resolve(too_long)
-    out = compare.resolve(compare.Config(weights=compare.RANDOM_TINY))
+    out = compare.resolve(compare.Config(checkpoint={"weights": compare.RANDOM_TINY}))
     assert isinstance(out, Resolved) and out.config.influence.method == "exact" and out.inputs.path is None
     assert out.inputs.model_config.max_positions == compare.TINY_GPT2["n_positions"]

@@ -23,7 +23,7 @@ def gpt2(tmp_path_factory):
 @pytest.mark.extended  # a torch GPT-2 through the engine
 def test_pretrained_profile_is_the_engine_output(gpt2):
     """The recorded pretrained profile is influence_profile on seed 0's embedded tokens, normalized."""
-    cfg = compare.Config(weights=str(gpt2), influence={"length": 16, "seeds": 2})
+    cfg = compare.Config(checkpoint={"weights": str(gpt2)}, influence={"length": 16, "seeds": 2})
     result = compare.run(cfg, None, progress=False)
     _, model = load_hf(gpt2)
     tokens = np.random.default_rng(0).integers(0, 64, size=16).astype(np.int32)

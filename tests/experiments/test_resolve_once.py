@@ -9,6 +9,7 @@ from lostmid_jax.experiments import diagnose, pretrained_vs_init, remedies, scri
 from lostmid_jax.experiments.script import build_config
 from lostmid_jax.nn.hf import files
 from lostmid_jax.probes.checkpoint import RANDOM_TINY, load_checkpoint, write_tiny_checkpoint
+from lostmid_jax.probes.settings import CheckpointSource
 
 
 def _count_reads(monkeypatch) -> list:
@@ -103,7 +104,7 @@ def gpt2_dir(tmp_path_factory):
 def test_compare_resolve_then_load_reads_config_json_once(gpt2_dir, config_reads):
     from lostmid_jax.experiments.pretrained_vs_init.measure import _load
 
-    cfg = pretrained_vs_init.Config(weights=str(gpt2_dir), influence={"length": 8, "seeds": 2})
+    cfg = pretrained_vs_init.Config(checkpoint={"weights": str(gpt2_dir)}, influence={"length": 8, "seeds": 2})
     assert config_reads == []
     resolved = pretrained_vs_init.resolve(cfg)
     model_cfg, _, path = _load(resolved.inputs, None)
@@ -134,10 +135,10 @@ def test_a_compare_run_reads_back_without_its_checkpoint(smoke_runs, config_read
     shutil.rmtree(copy / "checkpoint")
     stored = json.loads((copy / "config.json").read_text())
     for weights, allow in ((str(tmp_path / "gone"), False), ("someone/not-on-this-machine", True)):
-        stored["config"].update(weights=weights, allow_download=allow)
+        stored["config"].update(checkpoint={"weights": weights, "allow_download": allow})
         (copy / "config.json").write_text(json.dumps(stored))
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             run = load_run(copy)
-        assert run.config.weights == weights and run.config.allow_download is allow and config_reads == []
+        assert run.config.checkpoint == CheckpointSource(weights=weights, allow_download=allow) and config_reads == []
     assert set(pretrained_vs_init.figures(run.tables, run.config)) == {"fig1_profiles"}

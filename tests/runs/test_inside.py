@@ -70,7 +70,7 @@ def test_reading_a_stored_compare_config_never_reaches_the_hub(tmp_path, monkeyp
     (tmp_path / "config.json").write_text(json.dumps({"experiment": "pretrained_vs_init", "status": "done",
                                                       "config": {"weights": "someone/x", "allow_download": True}}))
     run = runs.load_run(tmp_path)
-    assert run.config.weights == "someone/x" and run.config.allow_download is True
+    assert run.config.checkpoint.weights == "someone/x" and run.config.checkpoint.allow_download is True
     with pytest.warns(runs.StoredConfigWarning, match="length"):  # its own fields are still checked
         (tmp_path / "config.json").write_text(json.dumps({"experiment": "pretrained_vs_init", "config": {
             "weights": "someone/x", "allow_download": True, "length": 1}}))
@@ -83,16 +83,8 @@ def _with_weights():
     from lostmid_jax.experiments import EXPERIMENTS, load
 
     names = lambda cls: {f.name for f in dataclasses.fields(cls)}  # noqa: E731
-    return [name for name in EXPERIMENTS  # weights in the config, or in its checkpoint group (probes.settings)
-            if {"weights", "allow_download"} <= names(load(name).Config) or "checkpoint" in names(load(name).Config)]
-
-
-def _stored_weights(cfg):
-    """The weights a config read back names: its checkpoint group's, or its own field's."""
-    import dataclasses
-
-    group = getattr(cfg, "checkpoint", None)
-    return group.weights if dataclasses.is_dataclass(group) else cfg.weights
+    return [name for name in EXPERIMENTS  # weights in the config's checkpoint group (probes.settings)
+            if "checkpoint" in names(load(name).Config)]
 
 
 @pytest.mark.parametrize("name", _with_weights())
@@ -112,7 +104,7 @@ def test_no_experiment_resolves_stored_weights_when_read(name, tmp_path, monkeyp
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", runs.StoredConfigWarning)  # other fields may need values; never the hub
-        assert _stored_weights(runs.load_run(tmp_path).config) == "someone/x"  # flat fields of earlier runs too
+        assert runs.load_run(tmp_path).config.checkpoint.weights == "someone/x"  # flat fields of earlier runs too
 
 
 @pytest.mark.parametrize("config,message", [(None, "must be an object"), ([1, 2], "must be an object"),
