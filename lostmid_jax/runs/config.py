@@ -102,25 +102,6 @@ def _sequence(name: str, value, annotation):
     return tuple(out)
 
 
-def renamed(cls, values: dict) -> dict:
-    """``values`` with the fields renamed since (``cls.RENAMED_FIELDS`` {old key: new dotted path}, e.g.
-    {"length": "influence.length"} when a flat field moved into a config group) read under their new path;
-    a value given under the new path too wins (a flag over a file), as does a config object given there."""
-    for old, new in getattr(cls, "RENAMED_FIELDS", {}).items():
-        if old not in values:
-            continue
-        value, values = values[old], {key: v for key, v in values.items() if key != old}
-        node, (*heads, leaf) = values, new.split(".")
-        for head in heads:
-            inner = node.get(head, {})
-            if not isinstance(inner, dict):
-                break  # a config object given whole: it wins
-            node[head] = node = dict(inner)
-        else:
-            node.setdefault(leaf, value)
-    return values
-
-
 def from_dict(cls, values: dict):
     """``cls(**values)`` with nested dicts turned into their dataclasses; unknown keys are an error, except a
     field renamed or moved into a group since (``cls.RENAMED_FIELDS``, :func:`renamed`), read at its new path.
