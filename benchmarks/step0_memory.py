@@ -6,8 +6,8 @@
 For each L the parent prints the plan of `lostmid step0 --preset P --length L --seeds 1 --variants native`
 (lostmid_jax.experiments.step0.memory_plan: runtime + weights + the largest of the profile's backward
 passes, the a_l forward, the heat-map capture and the summary's bootstrap) and runs it (figures off) in a
-child process, whose peak resident set it reads from os.wait4 (ru_maxrss: every buffer XLA allocated and
-the compilation included). The default estimator is randomized with 2 probes: the peak depends on the
+child process, whose peak resident set is the run's own record (config.json peak_rss_gb: getrusage of the
+run process, every buffer XLA allocated and the compilation included; os.wait4's ru_maxrss if absent). The default estimator is randomized with 2 probes: the peak depends on the
 chunk (1 at these lengths), not on the number of cotangents, and the run stays short.
 
 Measured (2 shared CPU cores, 23 GB, load average 1-4; toy, randomized, 2 probes, split; GB = 1e9 bytes;
@@ -23,6 +23,7 @@ the compilation cache cold, then warm at 4096 and 8192):
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -55,7 +56,11 @@ def measured(preset: str, length: int, method: str, probes: int) -> tuple[float,
             err = log.read().decode(errors="replace")
         if os.waitstatus_to_exitcode(status) != 0:
             raise SystemExit(f"L={length}: the run failed: {err.strip().splitlines()[-1] if err.strip() else status}")
-    return usage.ru_maxrss * 1024.0, wall  # ru_maxrss is in KiB on Linux
+        with open(os.path.join(tmp, "run", "config.json")) as file:
+            own = json.load(file)["peak_rss_gb"] * 1e9  # the run process's own peak (getrusage RUSAGE_SELF)
+    # the run's own peak is what the plan is about; wait4's ru_maxrss (KiB) is the fallback for a run that
+    # recorded none (it may also count the child's own children, e.g. git)
+    return own if own > 0 else usage.ru_maxrss * 1024.0, wall
 
 
 def main() -> None:

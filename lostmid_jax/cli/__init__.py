@@ -126,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     """
     from ..runs import stop
 
+    if argv is None:  # the process's entry point (the console script, python -m): shutdown is watched too
+        stop.guard_exit()
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         with stop.watching():  # a signal sets a flag that every write checks: never lost

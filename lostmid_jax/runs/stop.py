@@ -8,6 +8,7 @@
     with shielded():             # writing the record that the run stopped: nothing raises in here
         ...
     exit_code()                  # 128 + the signal's number (130 SIGINT, 143 SIGTERM), None without a signal
+    guard_exit()                 # a process's entry point: a signal during interpreter shutdown is kept too
 
 The handler only records the signal; it never raises. An exception raised by a handler lands wherever
 Python happens to be: inside a garbage-collection callback it is printed as "Exception ignored in ...
@@ -102,4 +103,34 @@ def watching():
         _watching = 0
 
 
-__all__ = ["Interrupted", "SIGNALS", "check", "checked", "exit_code", "received", "shielded", "watching"]
+def guard_exit() -> None:
+    """For the rest of the process, SIGINT and SIGTERM only set the flag (:func:`watching` then restores this
+    handler, not Python's), and the process exits 128 + the signal's number when one came after the command
+    returned: during interpreter shutdown (JAX's own exit callbacks), where Python's handler would print
+    "Exception ignored in atexit callback" and exit 0. Call it first thing in a process's entry point, before
+    jax is imported: exit callbacks run last-registered first, so this one runs after JAX's. A signal the
+    process ignores stays ignored. Main thread only."""
+    import atexit
+    import os
+    import sys
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in SIGNALS:
+        if signal.getsignal(sig) is not signal.SIG_IGN:
+            signal.signal(sig, _handle)
+
+    def leave() -> None:
+        if _received is not None:
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except (OSError, ValueError):
+                    pass
+            os._exit(128 + _received)
+
+    atexit.register(leave)
+
+
+__all__ = ["Interrupted", "SIGNALS", "check", "checked", "exit_code", "guard_exit", "received", "shielded",
+           "watching"]

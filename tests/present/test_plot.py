@@ -1,6 +1,10 @@
 """`lostmid plot RUN_DIR`: every figure of a run redrawn from its saved files alone."""
 
 import json
+import os
+import pathlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -8,6 +12,31 @@ from matplotlib.image import imread
 
 from lostmid_jax import cli
 from lostmid_jax.experiments import EXPERIMENTS
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+# step0's heat map drawn inside the pytest process by the shared in-process run has one strip label shifted by a
+# fraction of a pixel (about 120 antialiased pixels) against any redraw; cause not found. A run made by the
+# command and its redraw by `lostmid plot` (how users make them) are pixel for pixel equal: checked below.
+IN_PROCESS_DRIFT = {"step0": ("heatmap_toy.png",)}
+
+
+@pytest.mark.extended
+def test_a_command_line_run_and_its_redraw_are_pixel_identical(tmp_path):
+    """`lostmid step0` then `lostmid plot`, each its own process: every PNG redrawn equals the run's."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))}
+    run_dir = tmp_path / "run"
+    for args in (["step0", "--preset", "toy", "--length", "16", "--seeds", "2", "--variants", "native,nopos",
+                  "--heat-length", "8", "--n-boot", "200", "--no-progress", "--out", str(run_dir)],
+                 ["plot", str(run_dir), "--format", "png", "--out", str(tmp_path / "redrawn")]):
+        proc = subprocess.run([sys.executable, "-m", "lostmid_jax.cli", *args], capture_output=True, text=True,
+                              timeout=300, env=env)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+    saved = sorted(p.name for p in run_dir.glob("*.png"))
+    assert "heatmap_toy.png" in saved
+    for png in saved:
+        np.testing.assert_array_equal(imread(tmp_path / "redrawn" / png), imread(run_dir / png), err_msg=png)
 
 
 # Every redraw runs under -m extended (CI runs it); the default run redraws depth_sweep's figures in
@@ -31,6 +60,8 @@ def test_plot_redraws_every_figure_of_a_run(name, smoke_runs, tmp_path):
     for svg in tmp_path.glob("*.svg"):
         assert svg.read_text().lstrip().startswith("<?xml") and svg.stem + ".png" in saved
     for png in saved:
+        if png in IN_PROCESS_DRIFT.get(name, ()):
+            continue  # compared across processes below
         np.testing.assert_array_equal(imread(tmp_path / png), imread(run_dir / png), err_msg=png)
     assert {p.name: p.read_bytes() for p in run_dir.iterdir() if p.is_file()} == before  # the run is untouched
     assert not list(tmp_path.glob(".*"))  # no temporary files left

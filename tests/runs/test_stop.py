@@ -143,3 +143,22 @@ def test_a_run_signalled_inside_a_gc_callback_ends_interrupted_not_done(tmp_path
     record = json.loads((tmp_path / "run" / "config.json").read_text())
     assert record["status"] == "interrupted"
     assert sorted(p.name for p in (tmp_path / "run").iterdir()) == [".lostmid-files", "config.json", "unit0.txt"]
+
+
+@pytest.mark.parametrize("guarded", [True, False])
+def test_a_signal_during_interpreter_shutdown_is_kept_by_guard_exit(guarded):
+    """A SIGINT sent while exit callbacks run (as JAX's clean_up does at exit): with guard_exit the process
+    exits 130 and prints nothing; Python's own handler drops it ("Exception ignored", exit 0)."""
+    import subprocess
+    import sys
+
+    code = ("import atexit, os, signal\n"
+            "signal.signal(signal.SIGINT, signal.default_int_handler)  # a background pytest's children ignore it\n"
+            "from lostmid_jax.runs import stop\n"
+            f"{'stop.guard_exit()' if guarded else 'pass'}\n"
+            "atexit.register(lambda: os.kill(os.getpid(), signal.SIGINT))  # runs before guard_exit's callback\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    if guarded:
+        assert (proc.returncode, proc.stderr) == (130, "")
+    else:
+        assert proc.returncode == 0 and "Exception ignored" in proc.stderr
