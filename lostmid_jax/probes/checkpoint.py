@@ -20,7 +20,7 @@ import dataclasses
 import logging
 import pathlib
 
-from .settings import RANDOM_TINY, CheckpointSettings, ProbeDesign, checkpoint_title
+from .settings import RANDOM_TINY, CheckpointSettings, CheckpointSource, ProbeDesign, checkpoint_title
 from .tokenizer import TOKENIZER_FILES
 
 TINY_LLAMA = dict(depth=2, width=32, heads=4, kv_heads=2, mlp_width=64, rope_theta=1e4, rope_scaling=None,
@@ -213,19 +213,24 @@ class ResolvedCheckpoint:
         return self.text.answer_ids if self.text is not None else None
 
 
+def read_source(source: CheckpointSource, tiny_name: str, tiny_config_of):
+    """(directory or None, parsed config.json or None, size-checked DecoderConfig) of ``source``: one config.json
+    read (:func:`lostmid_jax.nn.hf.hub.read_checkpoint`), or none for the random stand-in ``tiny_name`` whose
+    DecoderConfig ``tiny_config_of()`` gives (written when it loads). ValueError naming ``weights``."""
+    if source.weights == tiny_name:
+        return None, None, tiny_config_of().check_size()
+    from ..nn.hf.hub import read_checkpoint
+
+    path, raw, model_cfg = read_checkpoint(source.weights, allow_download=source.allow_download)
+    return path, raw, model_cfg.check_size()
+
+
 def resolve_checkpoint(source: CheckpointSettings, probe: ProbeDesign, *, marker: str | None = None
                        ) -> ResolvedCheckpoint:
     """``source.weights`` looked up once (one config.json read; nothing for RANDOM_TINY): the directory, its
     DecoderConfig (size checked, a vocabulary; ValueError naming ``weights``) and, in the probe's text mode, its
     tokenizer and :func:`check_text_inputs`' refusals (``marker``: of markers remedies, or None)."""
-    path = raw = None
-    if source.weights == RANDOM_TINY:
-        model_cfg = tiny_config()
-    else:
-        from ..nn.hf.hub import read_checkpoint
-
-        path, raw, model_cfg = read_checkpoint(source.weights, allow_download=source.allow_download)
-    model_cfg = model_cfg.check_size()
+    path, raw, model_cfg = read_source(source, RANDOM_TINY, tiny_config)
     if model_cfg.vocab_size is None:
         raise ValueError("weights: the checkpoint has no vocabulary (config.json without vocab_size)")
     if probe.mode != "text":
@@ -281,5 +286,5 @@ def build_probes(cfg: ProbeDesign, tok, vocab_size: int, length: int, *, low: in
 
 __all__ = ["RANDOM_TINY", "ResolvedCheckpoint", "TINY_LLAMA", "TINY_SEED", "TOKENIZER_FILES", "TextInputs",
            "WORD_JOINER", "build_probes", "check_text_inputs", "check_tokenizer_files", "checkpoint_title",
-           "encode_marker", "load_checkpoint", "probe_facts", "resolve_checkpoint", "stored_checkpoint_name",
+           "encode_marker", "load_checkpoint", "probe_facts", "read_source", "resolve_checkpoint", "stored_checkpoint_name",
            "tiny_config", "tiny_tokenizer", "tiny_words", "write_tiny_checkpoint"]

@@ -91,16 +91,11 @@ def look_up(cfg: Config):
     loads; no tokenizer). ValueError naming ``weights`` when the directory, its config.json or its weights file are
     missing or unreadable, or the hub id is not cached."""
     from ...nn.hf import config_from_hf
-    from ...nn.hf.hub import read_checkpoint
-    from ...probes.checkpoint import ResolvedCheckpoint
+    from ...probes.checkpoint import ResolvedCheckpoint, read_source
     from ...probes.settings import CheckpointSettings
 
     source = cfg.checkpoint
-    if source.weights == RANDOM_TINY:
-        path, raw, model_cfg = None, None, config_from_hf(TINY_GPT2)[1]
-    else:
-        path, raw, model_cfg = read_checkpoint(source.weights, allow_download=source.allow_download)
-    model_cfg = model_cfg.check_size()
+    path, raw, model_cfg = read_source(source, RANDOM_TINY, lambda: config_from_hf(TINY_GPT2)[1])
     cfg.check_checkpoint(model_cfg)
     return ResolvedCheckpoint(CheckpointSettings(weights=source.weights, allow_download=source.allow_download), path,
                               raw, model_cfg)
