@@ -12,6 +12,8 @@ and the step minimizes their sum.
 
 from __future__ import annotations
 
+import functools
+
 import jax
 import jax.numpy as jnp
 import optax
@@ -73,6 +75,21 @@ def losses(model, batch: dict, streams: int = 1, execution: Execution | None = N
 
 _STEPS = {}
 
+CPU_HEAP_BYTES = 2 << 20
+"""On the CPU backend, the most bytes of one of the step's temporary heaps (XLA's
+xla_multiheap_size_constraint_per_heap). XLA allocates a step's temporaries afresh on
+every call; as one block (76 MB for benchmarks/train_bench.py's model) glibc maps it
+with mmap and unmaps it on return, so every call took ~18,500 page faults (about a
+quarter of the step's CPU time); blocks this small are reused from malloc's heap."""
+
+
+def cpu_compiler_options() -> dict | None:
+    """XLA options of the training step's compilation: :data:`CPU_HEAP_BYTES` on the CPU backend, else None.
+    They change where the step's temporaries live, never what it computes."""
+    if jax.default_backend() != "cpu":
+        return None
+    return {"xla_multiheap_size_constraint_per_heap": CPU_HEAP_BYTES}
+
 
 def train_step_for(graphdef, cfg: TrainConfig, streams: int | None = None, execution: Execution | None = None):
     """The jitted step for this graph and optimizer, cached so runs that share
@@ -98,7 +115,7 @@ def make_train_step(graphdef, tx: optax.GradientTransformation, streams: int = 1
         parts = losses(nnx.merge(graphdef, params), batch, streams, execution)
         return sum(parts.values()), parts
 
-    @jax.jit
+    @functools.partial(jax.jit, compiler_options=cpu_compiler_options())
     def step(params, opt_state, batch):
         (loss, parts), grads = jax.value_and_grad(loss_fn, has_aux=True)(params, batch)
         updates, opt_state = tx.update(grads, opt_state, params)

@@ -31,3 +31,29 @@ def test_the_first_step_clips_the_global_norm_then_takes_adamws_step():
     assert np.asarray(step["w"]) == pytest.approx(expected, rel=1e-5)
     unclipped = -lr0 * grad / (np.abs(grad) + 1e-8) - lr0 * 0.5 * np.array([1.0, -2.0])
     assert abs(float(step["w"][1]) - unclipped[1]) > 1e-6  # the clipping is visible
+
+
+def test_the_cpu_heap_option_changes_where_temporaries_live_not_the_step(monkeypatch):
+    """On the CPU backend the step is compiled with XLA's per-heap size limit (CPU_HEAP_BYTES); the
+    parameters after two steps are bit-identical to those of the step compiled without it."""
+    import jax
+
+    from lostmid_jax.train import init_state, tasks, toy_model
+    from lostmid_jax.train import step as step_module
+
+    assert step_module.cpu_compiler_options() == {"xla_multiheap_size_constraint_per_heap": step_module.CPU_HEAP_BYTES}
+    cfg = TrainConfig(task="lm", model=toy_model(depth=1, width=16, vocab=32), lm_length=16, lm_batch=4,
+                      doc_length=16, steps=10, kv_pairs=2, needle_bins=2)
+    graphdef, params, opt = init_state(cfg)
+    batch = tasks.train_batch(cfg, 0)
+    heaps = step_module.make_train_step(graphdef, make_optimizer(cfg))
+    monkeypatch.setattr(step_module, "cpu_compiler_options", lambda: None)
+    one_block = step_module.make_train_step(graphdef, make_optimizer(cfg))
+    results = []
+    for step in (heaps, one_block):
+        p, o = params, opt
+        for _ in range(2):
+            p, o, _ = step(p, o, batch)
+        results.append(jax.tree.leaves(p))
+    for a, b in zip(*results):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))

@@ -172,9 +172,10 @@ void ForwardPair(const float* q, const float* k, const float* v, float* o, float
     float m[kRows], total[kRows];
     for (int r = 0; r < kRows; ++r) {
       m[r] = RowMax(w.srow[r], blk.lo[r], blk.hi[r]);
-      total[r] = ExpInPlace(w.srow[r], blk.lo[r], blk.hi[r], m[r]);
+      ExpTiles(w.srow[r], blk.j0, blk.j1, m[r]);
     }
     blk.ZeroOutside(w.srow);
+    for (int r = 0; r < kRows; ++r) total[r] = TileSum(w.srow[r], blk.j0, blk.j1);
     ColsTimesWeights<KD>(w.srow, vcols.data(), d.padded, K, blk.j0, blk.j1, w.orow);
     for (int r = 0; r < kRows; ++r) {
       if (!blk.live[r]) continue;
@@ -204,10 +205,7 @@ void BackwardPair(const float* q, const float* k, const float* v, const float* o
         w.grow[r][c] = d_o[blk.row[r] * K + c];
       }
     RowsTimesCols<KD>(w.qrow, kcols.data(), d.padded, K, blk.j0, blk.j1, w.srow);
-    for (int r = 0; r < kRows; ++r) {
-      const float row_lse = lse[blk.row[r]];
-      ExpInPlace(w.srow[r], blk.lo[r], blk.hi[r], row_lse);
-    }
+    for (int r = 0; r < kRows; ++r) ExpTiles(w.srow[r], blk.j0, blk.j1, lse[blk.row[r]]);
     blk.ZeroOutside(w.srow);  // P
     AddOuter<KD>(w.grow, w.srow, d.padded, K, blk.j0, blk.j1, dv_cols.data());
     if (freeze_probs) continue;

@@ -2,8 +2,8 @@
 
 The shared library is built on first use with the machine's C++ compiler
 ($CXX, else g++) against the XLA FFI headers that jaxlib ships. Flags:
--O3 -ffast-math (for glibc's vector expf; the kernel never
-forms an infinity, since masked keys are skipped by range) and the flags of
+-O3 -ffast-math (vectorized reductions; the kernel never
+forms an infinity: its exponentials clamp their arguments, tiles.h ExpNonPositive) and the flags of
 the variant chosen from the processor's flags (ISA_FLAGS, :func:`isa`):
 AVX-512 tiles where the CPU has AVX-512, AVX2 tiles where it has only AVX2
 (logged at INFO; $LOSTMID_FUSED_CPU_ISA forces one the CPU supports). It is compiled

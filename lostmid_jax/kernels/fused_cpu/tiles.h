@@ -25,7 +25,11 @@ namespace lostmid {
 #ifndef LOSTMID_COLS
 #define LOSTMID_COLS 4
 #endif
+#ifndef LOSTMID_SPAN
+#define LOSTMID_SPAN 2
+#endif
 constexpr int64_t kTile = LOSTMID_TILE;  // keys per score tile (one vector register)
+constexpr int kSpan = LOSTMID_SPAN;      // tiles per step of RowsTimesCols and AddOuter
 
 // Vectors of kTile floats (GCC/Clang vector extension: one vector register,
 // or split into narrower ones by the compiler); unaligned loads and stores.
@@ -50,15 +54,41 @@ inline float RowMax(const float* __restrict s, int64_t lo, int64_t hi) {
   return m;
 }
 
-// s[j] = exp(s[j] - shift) for j in [lo, hi]; returns their sum.
-inline float ExpInPlace(float* __restrict s, int64_t lo, int64_t hi, float shift) {
-  float total = 0.0f;
-  for (int64_t j = lo; j <= hi; ++j) {
-    const float e = std::exp(s[j] - shift);
-    s[j] = e;
-    total += e;
-  }
-  return total;
+// Lanes of 32-bit integers as wide as Vf (for the exponent bits of ExpNonPositive).
+typedef int32_t Vi __attribute__((vector_size(kTile * sizeof(int32_t))));
+
+// exp(x) for x <= 0, arguments clamped to [-87, 0] (so no infinity and no
+// subnormal is ever formed): exp(x) = 2^n e^t with n = round(x / ln 2) and
+// |t| <= ln(2) / 2, e^t by its Taylor polynomial of degree 6 (relative
+// truncation error < 2e-7), 2^n built in the exponent bits. Inline, so the
+// tiles need no call to the vector math library.
+inline Vf ExpNonPositive(Vf x) {
+  const Vf lowest = Vf{} - 87.0f, zero = Vf{};
+  x = x < lowest ? lowest : x;
+  x = x > zero ? zero : x;
+  const Vi n = __builtin_convertvector(x * 1.44269504f - 0.5f, Vi);  // truncation toward 0: round(x / ln 2)
+  const Vf nf = __builtin_convertvector(n, Vf);
+  const Vf t = x - nf * 0.693145752f - nf * 1.42860677e-6f;  // ln 2 split in two for an exact product
+  Vf p = t * (1.0f / 720.0f) + 1.0f / 120.0f;
+  p = p * t + 1.0f / 24.0f;
+  p = p * t + 1.0f / 6.0f;
+  p = p * t + 0.5f;
+  p = p * t + 1.0f;
+  p = p * t + 1.0f;
+  return p * (Vf)((n + 127) << 23);
+}
+
+// s[j] = exp(s[j] - shift) over the tiles of [j0, j1) (ExpNonPositive: only
+// entries with s[j] <= shift are meaningful; the caller zeroes the others).
+inline void ExpTiles(float* s, int64_t j0, int64_t j1, float shift) {
+  for (int64_t jt = j0; jt < j1; jt += kTile) Store(s + jt, ExpNonPositive(Load(s + jt) - shift));
+}
+
+// sum of s[j] over the tiles of [j0, j1).
+inline float TileSum(const float* s, int64_t j0, int64_t j1) {
+  Vf acc = {};
+  for (int64_t jt = j0; jt < j1; jt += kTile) acc += Load(s + jt);
+  return Sum(acc);
 }
 
 // A block of kRows query rows (consecutive (i, r) of one (batch, group) pair)
@@ -67,11 +97,27 @@ inline float ExpInPlace(float* __restrict s, int64_t lo, int64_t hi, float shift
 constexpr int kRows = 4;
 
 // s[r][j] = a[r] . cols[:, j] for the tiles of [j0, j1); cols is [K, padded].
+// kSpan tiles at a time: kRows x kSpan independent accumulators, enough to
+// keep both FMA pipes busy (kRows alone would wait on each FMA's latency).
 template <int KD>
 inline void RowsTimesCols(const float* const* a, const float* cols, int64_t padded, int64_t kd,
                           int64_t j0, int64_t j1, float* const* s) {
   const int64_t K = KD > 0 ? KD : kd;
-  for (int64_t jt = j0; jt < j1; jt += kTile) {
+  int64_t jt = j0;
+  for (; jt + kSpan * kTile <= j1; jt += kSpan * kTile) {
+    Vf acc[kRows][kSpan] = {};
+    for (int64_t k = 0; k < K; ++k) {
+      Vf col[kSpan];
+      for (int u = 0; u < kSpan; ++u) col[u] = Load(cols + k * padded + jt + u * kTile);
+      for (int r = 0; r < kRows; ++r) {
+        const float ark = a[r][k];
+        for (int u = 0; u < kSpan; ++u) acc[r][u] += ark * col[u];
+      }
+    }
+    for (int r = 0; r < kRows; ++r)
+      for (int u = 0; u < kSpan; ++u) Store(s[r] + jt + u * kTile, acc[r][u]);
+  }
+  for (; jt < j1; jt += kTile) {
     Vf acc[kRows] = {};
     for (int64_t k = 0; k < K; ++k) {
       const Vf col = Load(cols + k * padded + jt);
@@ -112,12 +158,28 @@ inline void ColsTimesWeights(const float* const* w, const float* cols, int64_t p
   }
 }
 
-// cols[c, j] += sum_r a[r][c] w[r][j] over the tiles of [j0, j1).
+// cols[c, j] += sum_r a[r][c] w[r][j] over the tiles of [j0, j1), kSpan tiles at a time.
 template <int KD>
 inline void AddOuter(const float* const* a, const float* const* w, int64_t padded, int64_t kd, int64_t j0,
                      int64_t j1, float* cols) {
   const int64_t K = KD > 0 ? KD : kd;
-  for (int64_t jt = j0; jt < j1; jt += kTile) {
+  int64_t jt = j0;
+  for (; jt + kSpan * kTile <= j1; jt += kSpan * kTile) {
+    Vf wt[kRows][kSpan];
+    for (int r = 0; r < kRows; ++r)
+      for (int u = 0; u < kSpan; ++u) wt[r][u] = Load(w[r] + jt + u * kTile);
+    for (int64_t c = 0; c < K; ++c) {
+      float* dst = cols + c * padded + jt;
+      Vf sum[kSpan];
+      for (int u = 0; u < kSpan; ++u) sum[u] = Load(dst + u * kTile);
+      for (int r = 0; r < kRows; ++r) {
+        const float arc = a[r][c];
+        for (int u = 0; u < kSpan; ++u) sum[u] += arc * wt[r][u];
+      }
+      for (int u = 0; u < kSpan; ++u) Store(dst + u * kTile, sum[u]);
+    }
+  }
+  for (; jt < j1; jt += kTile) {
     Vf wt[kRows];
     for (int r = 0; r < kRows; ++r) wt[r] = Load(w[r] + jt);
     for (int64_t c = 0; c < K; ++c) {
