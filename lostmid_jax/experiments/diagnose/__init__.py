@@ -94,7 +94,7 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None, resolved
     if resolved is None:
         resolved = resolve(cfg).inputs
     cpu = time.process_time()
-    model_cfg, model, path, tok = measure.load(resolved, run_dir)
+    model_cfg, model, path, tok = measure.load(resolved, run_dir, cfg.checkpoint.dtype)
     probes = measure.probe_sets(cfg, model_cfg, tok)
     answer_ids = next(iter(probes.values())).answers.shape[2]
     measured = measure.measure(cfg, model, probes, progress=progress)
@@ -200,10 +200,10 @@ def resolve(cfg: Config):
     """The checkpoint looked up once and every refusal that needs it (:meth:`Config.check_checkpoint`), before
     any model loads: runner.Resolved(the config with method "auto" replaced by the method that runs, by the
     checkpoint's width; the probes.checkpoint.ResolvedCheckpoint every later step reads)."""
-    from ...probes.checkpoint import resolve_checkpoint
+    from ...probes.checkpoint import look_up_checkpoint
     from ..runner import Resolved
 
-    checkpoint = resolve_checkpoint(cfg.checkpoint, cfg.probe)
+    checkpoint = look_up_checkpoint(cfg.checkpoint, cfg.probe)
     cfg.check_checkpoint(checkpoint)
     return Resolved(dataclasses.replace(cfg, method=cfg.resolved_method(checkpoint.model_config.width)), checkpoint)
 
