@@ -129,7 +129,7 @@ def check_text_inputs(cfg: ProbeDesign, tok, *, marker: str | None = None, tiny:
         raise ValueError("facts: the file must hold >= 2 facts (the paired intervals need 2 examples)")
     facts = probe_facts(cfg)
     _check_documents(cfg, facts, None if tiny else tok)
-    count = check_known(tok, probe_texts(facts, corpus=corpus, marker=marker),
+    count = check_known(tok, probe_texts(facts, corpus=corpus, marker=marker, passages=cfg.passages),
                         allow=cfg.allow_unknown_tokens, marker=marker)
     answers = [f.answer for f in facts]
     if len(set(answers)) < cfg.candidates:
