@@ -166,18 +166,20 @@ def page_table(tables: dict, cfg: Config):
     the overall accuracy against chance (present.page.PageTable)."""
     from ...present.page import PageTable
     from ...stats.format import fmt_ci
-    from .claims import overall_against_chance
+    from .claims import overall_against_chance, starred
 
     acc, gaps = tables["accuracy"], tables["gaps"]
     k = int(acc["passage"].max())
-    rows = []
+    rows, starred_any = [], False
     for length, rates in acc.groupby("length", sort=False):
         rates = rates.sort_values("passage")
         cells = [fmt_ci(r.accuracy, r.accuracy_lo, r.accuracy_hi, ".2f", missing="") for r in rates.itertuples()]
         gap = gaps[(gaps["length"] == length) & (gaps["measure"] == "accuracy")].iloc[0]
         overall, lo, hi, reading = overall_against_chance(rates["accuracy"].to_numpy(float),
                                                           int(rates["examples"].iloc[0]), float(rates["chance"].iloc[0]))
-        rows.append((str(int(length)), *cells, fmt_ci(gap["mean"], gap["lo"], gap["hi"], "+.2f", missing=""),
+        beyond = "extrapolated" in rates and int(rates["extrapolated"].iloc[0]) == 1
+        starred_any |= beyond
+        rows.append((starred(length, beyond), *cells, fmt_ci(gap["mean"], gap["lo"], gap["hi"], "+.2f", missing=""),
                      str(gap["verdict"]), f"{overall:.2f} [{lo:.2f}, {hi:.2f}]", reading))
     chance = float(acc["chance"].iloc[0])
     return PageTable(("T", *(f"passage {p}" for p in range(1, k + 1)), "middle - ends [95% CI]", "verdict",
@@ -185,7 +187,9 @@ def page_table(tables: dict, cfg: Config):
                      note="Multiple-choice accuracy (the right answer ranked first among the candidates; ties count "
                           "as wrong) by the passage holding the fact, 95% Wilson intervals; middle - ends: the paired "
                           "gap with its 95% bootstrap interval and the position test's verdict (middle worse: a "
-                          "valley). From accuracy.csv and gaps.csv; exact match and log P in the tables below.",
+                          "valley). From accuracy.csv and gaps.csv; exact match and log P in the tables below."
+                          + (" T*: measured beyond the checkpoint's trained context (--allow-extrapolation)."
+                             if starred_any else ""),
                      outcomes=(k + 2, k + 4))
 
 
