@@ -2,16 +2,16 @@
 // bit-identical to the numpy layer-by-layer passes of theory/prior_ops.py (see native_row.py).
 //
 // numpy, per layer k = 1..K (0 < a_k <= 1 after dropping a_k = 0):
-//   u_j = r_j * inv_j;  s_j = keep_j * s_{j+1} + u_j (np.cumsum, left to right over the reversed segment);
+//   u_j = r_j * inv_j;  s_j = (keep_j ? s_{j+1} : 0) + u_j (np.cumsum over the reversed segment);
 //   r_j <- (1 - a_k) * r_j + a_k * s_j.
 // Here all K layers run in one sweep j = L-1 .. 0: layer k needs layer k-1 at j and its own s at j+1.
 // Skewed by one position per layer (at step t, layer k is at reverse position t - k), the K layers of a
 // step are independent, so the inner loop over k vectorizes and the row is written once. Each element
 // gets the same operations on the same operands in the same order as in numpy, so the bits agree when
 // the compiler neither contracts a*b+c into an FMA nor reassociates: build with -ffp-contract=off and
-// never -ffast-math (native_row.py's FLAGS). keep_j * s multiplies by 1.0 or 0.0 (a segment's last
-// position starts its sum at +0.0); s, r >= 0 are finite, so both are exact. Layers with a_k = 1 give
-// 0.0 * r + 1.0 * s = s, numpy's replacement of r by s, to the bit.
+// never -ffast-math (native_row.py's FLAGS). Where keep_j = 0 (a segment's last position) the carried
+// sum is +0.0, and +0.0 + u_j = u_j is numpy's first cumsum term; s, r >= 0 are finite, so layers with
+// a_k = 1 give 0.0 * r + 1.0 * s = s, numpy's replacement of r by s, to the bit.
 
 #include <cstdint>
 #include <cstdlib>
@@ -20,8 +20,9 @@
 namespace {
 
 template <bool kSegmented>
-void Sweep(int64_t L, int64_t K, const double* inv, const double* keep, const double* a, const double* b,
-           double* s, double* buf_x, double* buf_y, double* out) {
+void Sweep(int64_t L, int64_t K, const double* __restrict inv, const double* __restrict keep,
+           const double* __restrict a, const double* __restrict b, double* __restrict s, double* buf_x,
+           double* buf_y, double* __restrict out) {
   const int64_t steps = L + K - 1;
   for (int64_t t = 0; t < steps; ++t) {
     double* __restrict x = buf_x;  // x[k]: layer k's input now (layer k-1's output one step ago)
@@ -32,7 +33,7 @@ void Sweep(int64_t L, int64_t K, const double* inv, const double* keep, const do
     double* __restrict sk = s;
     for (int64_t k = 0; k < K; ++k) {
       const double xin = x[k];
-      const double carried = kSegmented ? sk[k] * kp[k] : sk[k];
+      const double carried = kSegmented && kp[k] == 0.0 ? 0.0 : sk[k];
       const double sum = carried + xin * iv[k];
       sk[k] = sum;
       y[k + 1] = b[k] * xin + a[k] * sum;

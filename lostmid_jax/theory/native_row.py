@@ -32,8 +32,9 @@ SYMBOL = "lostmid_segmented_row"
 FLAGS = ["-O3", "-std=c++17", "-fPIC", "-march=native", "-ffp-contract=off", "-fno-fast-math", "-w"]
 """No FMA contraction, no reassociation: what keeps the bits of numpy's separate multiply and add."""
 ENV = "LOSTMID_THEORY_NATIVE"
-MIN_WORK = 1_000_000
-"""Smallest H L (layers with a != 0 times positions) sent to the compiled kernel."""
+MIN_WORK = 20_000
+"""Smallest H L (layers with a != 0 times positions) sent to the compiled kernel: numpy takes ~0.3 ms
+there, so a doctest-sized row neither waits for a first compile nor loads the library."""
 _LOG = logging.getLogger(__name__)
 
 
