@@ -17,7 +17,7 @@ Prints, for this machine:
      rounds of one run, each checked bit-identical: the row at L = 1_000_000, H = 64 (target: within
      3x of the memory-bandwidth bound, H passes of one read and one write of the row, measured here
      as H copies of a float64 [L] array), a chunk row, and a grid of 200 rows at L = 2048, H = 24
-     (one scan of a fit over a).
+     (a scan over a).
 """
 
 from __future__ import annotations

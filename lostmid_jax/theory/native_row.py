@@ -11,7 +11,7 @@ row equals numpy's bit for bit (tests/theory/test_native_row.py) at a fraction o
 the work H L is below :data:`MIN_WORK` (numpy is quick there and nothing gets compiled), the
 kernel is switched off ($LOSTMID_THEORY_NATIVE = 0, off, no or false) or it cannot be built here
 (no compiler: logged once at INFO). It is compiled on first use by :mod:`lostmid_jax.native`
-(cached, sealed) with -O3 -march=native -ffp-contract=off and never -ffast-math.
+(cached, sealed) with -O3 -march=native (-mcpu=native on ARM) -ffp-contract=off and never -ffast-math.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import functools
 import logging
 import os
 import pathlib
+import platform
 
 import numpy as np
 
@@ -29,7 +30,8 @@ from ._arith import FloatOps
 
 SOURCE = pathlib.Path(__file__).with_name("native_row.cc")
 SYMBOL = "lostmid_segmented_row"
-FLAGS = ["-O3", "-std=c++17", "-fPIC", "-march=native", "-ffp-contract=off", "-fno-fast-math", "-w"]
+FLAGS = ["-O3", "-std=c++17", "-fPIC", "-mcpu=native" if platform.machine() in ("aarch64", "arm64") else "-march=native",
+         "-ffp-contract=off", "-fno-fast-math", "-w"]
 """No FMA contraction, no reassociation: what keeps the bits of numpy's separate multiply and add."""
 ENV = "LOSTMID_THEORY_NATIVE"
 MIN_WORK = 20_000
