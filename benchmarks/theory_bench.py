@@ -12,21 +12,25 @@ Prints, for this machine:
   4. the structured rows of other attention priors (sliding window, chunks;
      lostmid_jax.masks) against the same dense rollout with their
      dense Step-0 matrix, L = 2048, H = 24 (target >= 100x);
-  5. the causal row through the shared structured operator (what
-     influence_row runs) against a dedicated causal loop, the candidate fast
-     path, L = 1_000_000, H = 64: the time ratio shared / dedicated; a fast
-     path would pay only if it were well above 1 (measured 1.0-1.1 here, so
-     the library has none).
+  5. the compiled float64 pass (theory/native_row.py, what influence_row runs for causal and chunk
+     rows) against today's numpy passes (the path $LOSTMID_THEORY_NATIVE=0 keeps), in alternating
+     rounds of one run, each checked bit-identical: the row at L = 1_000_000, H = 64 (target: within
+     3x of the memory-bandwidth bound, H passes of one read and one write of the row, measured here
+     as H copies of a float64 [L] array), a chunk row, and a grid of 200 rows at L = 2048, H = 24
+     (a scan over a).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import time
 
 import numpy as np
 
 from lostmid_jax import theory
+from lostmid_jax.theory import native_row
 from lostmid_jax.theory.prior_matrix import attention_matrix
 
 
@@ -55,14 +59,50 @@ def dense_rollout_last_row(length: int, depth: int, alpha: float, prior=None) ->
     return product[-1]
 
 
-def dedicated_causal_row(length: int, depth: int, alpha: float) -> np.ndarray:
-    """Candidate fast path: the causal recurrence r <- (1 - a) r + a suffix_cumsum(r / i), inlined."""
-    inv = 1.0 / np.arange(1, length + 1, dtype=np.float64)
-    row = np.zeros(length)
-    row[-1] = 1.0
-    for _ in range(depth):
-        row = (1.0 - alpha) * row + alpha * np.cumsum((row * inv)[::-1])[::-1]
-    return row
+@contextlib.contextmanager
+def numpy_passes():
+    """influence_row with the compiled kernel switched off: today's numpy path."""
+    before = os.environ.get(native_row.ENV)
+    os.environ[native_row.ENV] = "0"
+    try:
+        yield
+    finally:
+        os.environ.pop(native_row.ENV) if before is None else os.environ.__setitem__(native_row.ENV, before)
+
+
+def paired_times(fast, slow, rounds: int) -> tuple[float, float]:
+    """Best wall times of ``fast`` and of ``slow`` (run under :func:`numpy_passes`), alternating rounds."""
+    t_fast, t_slow = [], []
+    for _ in range(rounds):
+        t_fast.append(best_time(fast, 1))
+        with numpy_passes():
+            t_slow.append(best_time(slow, 1))
+    return min(t_fast), min(t_slow)
+
+
+def bandwidth_bound(length: int, depth: int) -> float:
+    """Seconds of ``depth`` copies of a float64 [length] array (one read and one write per layer), best of 5."""
+    src, dst = np.random.default_rng(0).random(length), np.empty(length)
+
+    def copies():
+        for _ in range(depth):
+            np.copyto(dst, src)
+
+    return best_time(copies, 5)
+
+
+def compare_compiled(name: str, compute, rounds: int) -> float:
+    """Print compiled vs numpy seconds of ``compute()`` (same function, kernel on / off) and their bits."""
+    fast = compute()
+    with numpy_passes():
+        slow = compute()
+    same = all(np.asarray(x).tobytes() == np.asarray(y).tobytes() for x, y in zip(fast, slow))
+    t_fast, t_slow = paired_times(compute, compute, rounds)
+    print(name)
+    report("  compiled pass", t_fast, "")
+    report("  numpy passes (today's path)", t_slow, "(baseline)")
+    print(f"  compiled is {t_slow / t_fast:.1f}x faster; bit-identical: {same}")
+    return t_fast
 
 
 def report(name: str, seconds: float, target: str) -> None:
@@ -107,15 +147,20 @@ def main() -> None:
         print(f"  row is {t_dense / t_fast:,.0f}x faster than the dense rollout (target >= 100x); "
               f"max |difference| / max {relative:.2e}")
 
+    if native_row.unavailable_reason():
+        print(f"compiled theory row unavailable here ({native_row.unavailable_reason()}); section 5 skipped")
+        return
     length, depth = 1_000_000 // scale, 64
-    same = np.array_equal(theory.influence_row(length, depth, 0.5), dedicated_causal_row(length, depth, 0.5))
-    t_shared = best_time(lambda: theory.influence_row(length, depth, 0.5), 5)
-    t_loop = best_time(lambda: dedicated_causal_row(length, depth, 0.5), 5)
-    report(f"causal row, shared operator L={length:,} H={depth}", t_shared, "")
-    report("causal row, dedicated loop (candidate fast path)", t_loop, "(baseline)")
-    print(f"  shared / dedicated time {t_shared / t_loop:.2f} (a fast path pays only well above 1); "
-          f"bit-identical: {same}")
-
+    t = compare_compiled(f"causal row L={length:,} H={depth}", lambda: [theory.influence_row(length, depth, 0.5)], 5)
+    bound = bandwidth_bound(length, depth)
+    report(f"bandwidth bound: {depth} copies of a float64 [{length:,}]", bound, "(bound)")
+    print(f"  compiled / bound {t / bound:.2f} (target <= 3)")
+    chunks = theory.Chunks.equal(length, 4096)
+    compare_compiled(f"{chunks.label} row L={length:,} H={depth}",
+                     lambda: [theory.influence_row(length, depth, 0.5, prior=chunks)], 3)
+    grid = np.linspace(0.005, 1.0, 200)
+    compare_compiled("200 rows L=2048 H=24 (a grid of a)",
+                     lambda: [theory.influence_row(2048, 24, a) for a in grid], 5)
 
 if __name__ == "__main__":
     main()

@@ -13,7 +13,8 @@ this list, the layers and the commands below against the source):
     theory       pure math (numpy, scipy, mpmath, python-flint): influence
                  rows in every arithmetic through the priors' structured
                  operators, continuum densities, the middle of a profile.
-                 jax only for backend="jax".
+                 jax only for backend="jax"; large causal / chunk float64
+                 rows in one compiled pass (bit-identical, through native).
     stats        statistics of measured profiles (numpy, scipy; no jax):
                  profile metrics, agreement with 95% CIs and the noise
                  ceiling, held-out scoring, intervals.
@@ -45,6 +46,8 @@ this list, the layers and the commands below against the source):
                  run(cfg, run_dir) -> result, records, verdict, figures.
     cli          the ``lostmid`` command, a thin adapter over the experiments.
     resources    the work and memory limits checked before any work.
+    native       the one builder of compiled C++ code (first use, cached, sealed; no jax):
+                 the kernels' and theory's float64 row kernel.
     atomic       the one atomic writer (fresh temporaries, then a rename), below every package.
     untrusted      the one reader of outside JSON and text (regular files, bounded, UTF-8, named errors).
     compile_cache  JAX's persistent compilation cache of the commands.
@@ -56,7 +59,7 @@ this list, the layers and the commands below against the source):
 
 Layers, top to bottom: each imports only the groups to its right (">"):
     cli > experiments > train, probes > retrieval > analysis > nn > kernels > io, results, report > present
-    > plots > stats > theory > masks > resources > runs
+    > plots > stats > theory > masks > resources > runs > native
     > atomic, validation, untrusted, compile_cache, compile_time, parallel, _lazy > _moved
 
 Commands (``lostmid --help``): lostmid theory | sweep | counterfactuals | step0 |

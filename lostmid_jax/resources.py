@@ -60,6 +60,28 @@ def physical_memory_bytes() -> float:
         return 64 * _GB
 
 
+def peak_resident_bytes() -> float:
+    """Bytes of this process's peak resident set: VmHWM of /proc/self/status (Linux), else ru_maxrss.
+
+    Not ru_maxrss where VmHWM exists: Linux carries the launching process's peak into the child's
+    ru_maxrss across fork/vfork + exec (exec keeps the old address space's high-water mark), so a run
+    started from a 2 GB process (a long pytest session) reported at least 2 GB whatever it held itself.
+    VmHWM is the high-water mark of the address space the run got from exec.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return float(line.split()[1]) * 1024  # kB
+    except OSError:
+        pass
+    import resource
+    import sys
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return float(peak if sys.platform == "darwin" else peak * 1024)  # bytes on macOS, KiB elsewhere
+
+
 DEFAULT_MEMORY_GB = min(16.0, 0.75 * physical_memory_bytes() / _GB)
 """Default ``max_memory_gb``: 16 GB, or 3/4 of this machine's memory if less."""
 

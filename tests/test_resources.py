@@ -3,12 +3,15 @@ refuse it in well under a second, before any run directory exists; the limits ar
 (--limits, LOSTMID_LIMITS)."""
 
 import json
+import pathlib
 import time
 
 import pytest
 
 from lostmid_jax import cli, resources
 from lostmid_jax.nn import DecoderConfig
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def _refused_fast(argv, capsys, message, out):
@@ -140,3 +143,22 @@ def test_limits_from_the_command_line_and_the_environment(tmp_path, capsys, monk
     with pytest.raises(SystemExit):
         cli.main(["theory", "--backend", "mpmath", "--dps", "20000", "--length", "4", "--depth", "1"])
     assert "--limits max_dps=" in capsys.readouterr().err
+
+
+def test_a_child_process_peak_is_its_own_not_its_launchers(tmp_path):
+    """peak_resident_bytes in a process started from one that has held 0.4 GB is the child's own peak (~20 MB):
+    getrusage's ru_maxrss there would be >= 0.4 GB (Linux keeps the launcher's high-water mark across exec),
+    which is what made a step0 run started late in a long pytest session report twice its plan."""
+    import os
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    held = np.ones(50_000_000)  # 0.4 GB, every page written: this process's peak is >= 0.4 GB
+    code = "from lostmid_jax.resources import peak_resident_bytes as p; print(p())"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    own = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env,
+                               cwd=tmp_path).stdout)
+    assert held.sum() == 50_000_000
+    assert own < 0.2e9, own

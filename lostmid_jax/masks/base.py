@@ -89,6 +89,12 @@ class Prior:
         for per-layer values). Precomputed row sizes / norms are reused across calls."""
         raise NotImplementedError
 
+    def suffix_segments(self, length: int) -> list[tuple[int, int]] | None:
+        """The segments [start, end) (0-based, covering 0..L-1) when the row operator is exactly a suffix
+        sum per segment of r / c, (rA)_j = sum_{i >= j, i in seg(j)} r_i / c_i with c = counts, computed by
+        ``suffix``; else None. Such rows may run in theory's compiled kernel (theory/native_row.py)."""
+        return None
+
     def cost_terms(self, length: int) -> tuple[float, float, float, str]:
         """(entry multiplier, extra numpy calls per layer, exact bits per layer from the row sizes, description)."""
         return 1.0, 2.0, 1.45 * num(length), ""

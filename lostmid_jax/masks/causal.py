@@ -34,6 +34,9 @@ class Causal(Mask):
     def gather(self, length: int, ops):
         return lambda u: suffix(u, ops)  # (rA)_j = sum_{i >= j} r_i / i
 
+    def suffix_segments(self, length: int):
+        return [(0, length)]
+
     def alibi_sums(self, length: int, m, ops):
         return causal_geometric(m, ops)
 

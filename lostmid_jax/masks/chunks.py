@@ -94,6 +94,9 @@ class Chunks(Mask):
         bounds = self._bounds()
         return lambda u: np.concatenate([suffix(u[s:e], ops) for s, e in bounds])
 
+    def suffix_segments(self, length: int):
+        return [(int(s), int(e)) for s, e in self._bounds()]
+
     def alibi_sums(self, length: int, m, ops):
         causal_forward, causal_gather = causal_geometric(m, ops)
         bounds = self._bounds()

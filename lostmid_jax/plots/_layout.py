@@ -6,13 +6,44 @@ import pathlib
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+POSITION_DECIMALS = 10
+"""Decimals of a figure fraction every Axes position is rounded to after constrained layout (1e-10 of a
+figure is about 1e-7 pixel)."""
+
+
+class SettledLayout(ConstrainedLayoutEngine):
+    """matplotlib's constrained layout, with every Axes position rounded to :data:`POSITION_DECIMALS`
+    decimals of the figure after it runs, so that a figure draws to the same pixels in every process.
+
+    Its solver's positions differ in the last bits from one process to another with where the process's
+    memory put its objects (100 objects allocated before drawing step0's heat map changed them). Saved
+    with the tight bounding box, the label that sets the figure's left edge starts at exactly pad_inches
+    * dpi pixels, where FreeType's 1/64-pixel glyph origins fall on ties, so the last bits moved some of
+    its glyphs by a pixel: a run's PNG and its redraw by `lostmid plot` differed in ~120 pixels.
+    """
+
+    def execute(self, fig):
+        info = super().execute(fig)
+        for ax in fig.axes:  # insets follow their parent through their locator; rounding theirs is harmless
+            bounds = np.round(ax.get_position(original=True).bounds, POSITION_DECIMALS)
+            ax.set_position(bounds, which="both")
+            ax.set_in_layout(True)  # set_position takes an Axes out of the layout; this one stays in it
+        return info
+
+
+def layout_engine(layout):
+    """What ``Figure(layout=...)`` gets for ``layout``: a :class:`SettledLayout` for "constrained", else
+    ``layout`` unchanged (None, "tight", an engine)."""
+    return SettledLayout() if layout == "constrained" else layout
 
 
 def single_axes(ax, figsize, layout: str | None = None) -> tuple[Figure, object, bool]:
     """(figure, axes, own): ``ax`` and its figure, or a new figure of ``figsize`` (and ``layout``, e.g.
-    "constrained": labels kept inside the figure) with one Axes."""
+    "constrained": labels kept inside the figure, :class:`SettledLayout`) with one Axes."""
     if ax is None:
-        fig = Figure(figsize=figsize, layout=layout)
+        fig = Figure(figsize=figsize, layout=layout_engine(layout))
         return fig, fig.subplots(), True
     return root_figure(ax), ax, False
 
@@ -33,7 +64,7 @@ def axes_grid(ax, nrows: int, ncols: int, figsize, *, needed: int | None = None,
     needed = nrows * ncols if needed is None else needed
     if ax is None:
         layout = subplots_kw.pop("layout", None)
-        fig = Figure(figsize=figsize, layout=layout)
+        fig = Figure(figsize=figsize, layout=layout_engine(layout))
         return fig, fig.subplots(nrows, ncols, squeeze=False, **subplots_kw), True
     grid = np.asarray(ax, dtype=object)
     if grid.ndim == 0:

@@ -2,11 +2,11 @@
 
     tiny_config()                               # the tiny Llama's DecoderConfig (vocabulary: the word tokenizer's)
     write_tiny_checkpoint(path, gain=5.0)       # save_hf of a random one + tokenizer.json (the `tokenizers` library)
-    checkpoint = resolve_checkpoint(source, probe)   # looked up once: directory, config.json, DecoderConfig,
+    checkpoint = look_up_checkpoint(source, probe)   # looked up once: directory, config.json, DecoderConfig,
                                                      # tokenizer, text mode's checks; every later step takes it
     check_text_inputs(probe, tok)               # text mode: readable corpus and facts, every string known to the
                                                 # tokenizer, distinct candidates (named errors)
-    model_cfg, model, path, tok = load_checkpoint(checkpoint, run_dir)   # the weights, read once
+    model_cfg, model, path, tok = load_checkpoint(checkpoint, run_dir, dtype=source.dtype)   # the weights, once
     probes = build_probes(probe, tok, vocab_size, length)                # text or token-level
 
 ``source`` and ``probe`` are the groups the experiments share
@@ -20,7 +20,7 @@ import dataclasses
 import logging
 import pathlib
 
-from .settings import RANDOM_TINY, CheckpointSettings, CheckpointSource, ProbeDesign, checkpoint_title
+from .settings import RANDOM_TINY, CheckpointSource, ProbeDesign, checkpoint_title
 from .tokenizer import TOKENIZER_FILES
 
 TINY_LLAMA = dict(depth=2, width=32, heads=4, kv_heads=2, mlp_width=64, rope_theta=1e4, rope_scaling=None,
@@ -129,7 +129,7 @@ def check_text_inputs(cfg: ProbeDesign, tok, *, marker: str | None = None, tiny:
         raise ValueError("facts: the file must hold >= 2 facts (the paired intervals need 2 examples)")
     facts = probe_facts(cfg)
     _check_documents(cfg, facts, None if tiny else tok)
-    count = check_known(tok, probe_texts(facts, corpus=corpus, marker=marker),
+    count = check_known(tok, probe_texts(facts, corpus=corpus, marker=marker, passages=cfg.passages),
                         allow=cfg.allow_unknown_tokens, marker=marker)
     answers = [f.answer for f in facts]
     if len(set(answers)) < cfg.candidates:
@@ -182,10 +182,10 @@ def stored_checkpoint_name(weights) -> str:
 
 @dataclasses.dataclass(frozen=True)
 class ResolvedCheckpoint:
-    """A checkpoint source looked up once, before any model loads (:func:`resolve_checkpoint`).
+    """A checkpoint source looked up once, before any model loads (:func:`look_up_checkpoint`).
 
     Attributes:
-      source: the settings it was resolved from.
+      source: the weights and download permission it was looked up from.
       path: the local directory (None for RANDOM_TINY, written into the run directory when it loads).
       hf_config: its parsed config.json (None for RANDOM_TINY); ``load_hf`` reuses it.
       model_config: the DecoderConfig, its size checked, with a vocabulary.
@@ -193,7 +193,7 @@ class ResolvedCheckpoint:
       text: text mode: what :func:`check_text_inputs` learned, else None.
     """
 
-    source: CheckpointSettings
+    source: CheckpointSource
     path: pathlib.Path | None
     hf_config: dict | None
     model_config: object
@@ -225,7 +225,7 @@ def read_source(source: CheckpointSource, tiny_name: str, tiny_config_of):
     return path, raw, model_cfg.check_size()
 
 
-def resolve_checkpoint(source: CheckpointSettings, probe: ProbeDesign, *, marker: str | None = None
+def look_up_checkpoint(source: CheckpointSource, probe: ProbeDesign, *, marker: str | None = None
                        ) -> ResolvedCheckpoint:
     """``source.weights`` looked up once (one config.json read; nothing for RANDOM_TINY): the directory, its
     DecoderConfig (size checked, a vocabulary; ValueError naming ``weights``) and, in the probe's text mode, its
@@ -242,10 +242,10 @@ def resolve_checkpoint(source: CheckpointSettings, probe: ProbeDesign, *, marker
                               check_text_inputs(probe, tok, marker=marker, tiny=path is None))
 
 
-def load_checkpoint(checkpoint: ResolvedCheckpoint, run_dir, *, gain: float = 1.0):
-    """(DecoderConfig, Decoder, directory, tokenizer or None) of the checkpoint :func:`resolve_checkpoint`
-    looked up; RANDOM_TINY is written first (into <run_dir>/checkpoint, or a temporary directory without a run
-    directory)."""
+def load_checkpoint(checkpoint: ResolvedCheckpoint, run_dir, *, dtype: str, gain: float = 1.0):
+    """(DecoderConfig, Decoder, directory, tokenizer or None) of the checkpoint :func:`look_up_checkpoint`
+    looked up, its parameters in ``dtype`` (``CheckpointSettings.dtype``); RANDOM_TINY is written first (into
+    <run_dir>/checkpoint, or a temporary directory without a run directory)."""
     from ..nn import load_hf
     from .tokenizer import load_tokenizer
 
@@ -263,7 +263,6 @@ def load_checkpoint(checkpoint: ResolvedCheckpoint, run_dir, *, gain: float = 1.
         tok = load_tokenizer(path) if tok is not None else None  # text mode: the tokenizer written there, as read
     else:
         path = checkpoint.path
-    dtype = checkpoint.source.dtype
     _LOG.info(f"loading {path} with nn.load_hf ({dtype})")
     model_cfg, model = load_hf(path, param_dtype=dtype, hf_config=raw)
     return model_cfg, model, path, tok
@@ -286,5 +285,5 @@ def build_probes(cfg: ProbeDesign, tok, vocab_size: int, length: int, *, low: in
 
 __all__ = ["RANDOM_TINY", "ResolvedCheckpoint", "TINY_LLAMA", "TINY_SEED", "TOKENIZER_FILES", "TextInputs",
            "WORD_JOINER", "build_probes", "check_text_inputs", "check_tokenizer_files", "checkpoint_title",
-           "encode_marker", "load_checkpoint", "probe_facts", "read_source", "resolve_checkpoint", "stored_checkpoint_name",
-           "tiny_config", "tiny_tokenizer", "tiny_words", "write_tiny_checkpoint"]
+           "encode_marker", "load_checkpoint", "look_up_checkpoint", "probe_facts", "read_source",
+           "stored_checkpoint_name", "tiny_config", "tiny_tokenizer", "tiny_words", "write_tiny_checkpoint"]

@@ -10,7 +10,7 @@ Each experiment's Config nests them as ``checkpoint`` and ``probe`` (flags
 releases, ``--weights``, ``--passages``, ..., are the experiments' explicit
 alias tables). Each group checks its own fields when built and reads nothing:
 the checkpoint is looked up once, in the experiment's resolve step
-(:func:`lostmid_jax.probes.checkpoint.resolve_checkpoint`). ``FLAT_FIELDS``
+(:func:`lostmid_jax.probes.checkpoint.look_up_checkpoint`). ``FLAT_FIELDS``
 maps the flat field names of config.json files written before the groups to
 their dotted paths (read by :func:`lostmid_jax.runs.config.from_dict`).
 """

@@ -11,8 +11,10 @@ A string is **unknown** when its ids hold the tokenizer's unknown id
 every string). A probe built from unknown strings measures [UNK] streams: the
 fact, the question or the answer is the same id whatever it says, so the
 accuracy ranks indistinguishable candidates. Each string is encoded exactly as
-:func:`.documents.text_probes` encodes it (a leading space before a fact, a
-passage or an answer; the question inside its template).
+:func:`.documents.text_probes` or :func:`.documents.document_probes` encodes it
+(a leading space before a fact, a document, a passage or an answer; the
+question inside its template); of the paper's formats, only the distractor
+documents a prompt holds (the first k - 1) are checked.
 
 **Candidates** that tokenize to the same ids (two answers both [UNK], or
 "Gate" and "gate" under a lower-casing normalizer) cannot be ranked; they are
@@ -30,13 +32,16 @@ ALLOW_FLAG = "--allow-unknown-tokens"
 _SHOWN = 60  # characters of a string shown in a message
 
 
-def probe_texts(facts, *, corpus=None, marker: str | None = None) -> list[tuple[str, str, str]]:
+def probe_texts(facts, *, corpus=None, marker: str | None = None, passages: int = 1) -> list[tuple[str, str, str]]:
     """[(argument, kind, text)] of every string a text probe encodes (module docstring): each answer, then
-    each fact and question, the separator (argument "facts"), the corpus' paragraphs (argument "corpus") or the built-in
-    filler's words, and the marker (argument "marker"; None or a token id: left out)."""
+    each fact and question, the distractor documents a prompt of ``passages`` passages holds (the paper's
+    formats: the first k - 1 of each example), the separator (argument "facts"), the corpus' paragraphs
+    (argument "corpus") or the built-in filler's words, and the marker (argument "marker"; None or a token id:
+    left out)."""
     texts = [("facts", "answer", ANSWER.format(answer=f.answer)) for f in facts]
     for f in facts:
         texts += [("facts", "fact", " " + f.fact), ("facts", "question", QUESTION.format(question=f.question))]
+        texts += [("facts", "distractor", " " + d) for d in getattr(f, "distractors", ())[:passages - 1]]
     texts.append(("facts", "separator", SEPARATOR))
     if corpus is not None:
         texts += [("corpus", "passage", " " + p) for p in corpus]

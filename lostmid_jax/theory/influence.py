@@ -18,6 +18,10 @@ and the ``mpmath`` / ``arb`` / ``exact`` backends give any precision. The
 (:mod:`.influence_jax`, imported only when asked for). The independent
 route the tests check against is the dense matrix product of
 :mod:`.cesaro` / :mod:`.prior_matrix`.
+
+Large float64 rows of the causal and chunk priors run the same recurrence in
+one compiled pass over positions (:mod:`.native_row`), bit-identical to the
+numpy passes; $LOSTMID_THEORY_NATIVE=0 keeps them in numpy.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import gc
 
 import numpy as np
 
-from . import _costs
+from . import _costs, native_row
 from ._arith import FieldOps, FloatOps, LogOps
 from ._fields import arb_field, fraction_field, mpmath_field
 from ._validate import alpha_schedule, check_backend, check_depth, check_dps, check_length
@@ -87,6 +91,9 @@ def influence_row(length: int, depth: int, alpha, *, prior=Causal(), backend: st
     _costs.check_row(length, depth, prior, backend, dps=dps)
     schedule = alpha_schedule(depth, alpha)
     if backend == "float64":
+        row = native_row.segmented_row(length, schedule, prior)  # the same bits, one compiled pass
+        if row is not None:
+            return row
         ops = FloatOps()
         return rollout_row(length, schedule, row_operator(prior, length, ops), ops)
     if backend == "jax":

@@ -250,6 +250,11 @@ def test_extrapolated_lengths_are_marked_and_bfloat16_is_close(smoke_run, tmp_pa
     for name in ("accuracy", "gaps"):
         assert dict(zip(t[name]["length"], t[name]["extrapolated"])) == {32: 0, 520: 1}
     assert "\n  520*       1" in (out / "table.txt").read_text()
+    from lostmid_jax.experiments.diagnose import page_table
+
+    page = page_table(t, None)
+    assert [row[0] for row in page.rows] == ["32", "520*"] and "T*: measured beyond" in page.note
+    assert "T*" not in page_table(_tables(smoke_run), None).note
     verdict = (out / "verdict.txt").read_text()
     assert verdict.startswith("Extrapolated (--allow-extrapolation): T = 520 read beyond the checkpoint's trained "
                               "context of 512 positions") and "Position test at T = 520 (extrapolated)" in verdict

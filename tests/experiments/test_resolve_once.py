@@ -42,7 +42,7 @@ def test_resolve_then_load_reads_config_json_once(exp, tiny_dir, config_reads):
     cfg = build_config(exp, smoke=True, weights=tiny_dir)
     assert config_reads == []  # building the Config read nothing
     resolved = exp.resolve(cfg)
-    model_cfg, _, path, tok = load_checkpoint(resolved.inputs, None)
+    model_cfg, _, path, tok = load_checkpoint(resolved.inputs, None, dtype=cfg.checkpoint.dtype)
     assert len(config_reads) == 1 and str(path) == tiny_dir and tok is resolved.inputs.tokenizer
     assert model_cfg.vocab_size == resolved.inputs.model_config.vocab_size
 

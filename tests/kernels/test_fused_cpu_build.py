@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 
+from lostmid_jax import native
 from lostmid_jax.kernels import fused_cpu
 from lostmid_jax.kernels.fused_cpu import build
 from lostmid_jax.train import TrainConfig, resolve_attn_impl, toy_model, training_execution
@@ -184,7 +185,7 @@ def test_a_truncated_cached_library_is_never_loaded(tmp_path, monkeypatch, caplo
     path = _stand_in(tmp_path, monkeypatch)
     real = pathlib.Path(_ctypes.__file__).read_bytes()  # a real shared library, then cut short
     path.write_bytes(real)
-    build.seal_path(path).write_text(build._sha256(path) + "\n")
+    build.seal_path(path).write_text(native.sha256(path) + "\n")
     path.write_bytes(real[: len(real) // 3])
     try:
         with caplog.at_level(logging.WARNING, logger="lostmid_jax.kernels"):
@@ -203,7 +204,7 @@ def test_a_library_without_a_seal_or_without_the_symbols_falls_back(tmp_path, mo
     path = _stand_in(tmp_path, monkeypatch)
     path.write_bytes(pathlib.Path(_ctypes.__file__).read_bytes())
     assert "has no" in build.check_library(path)
-    build.seal_path(path).write_text(build._sha256(path) + "\n")  # sealed, but not our kernel
+    build.seal_path(path).write_text(native.sha256(path) + "\n")  # sealed, but not our kernel
     try:
         with caplog.at_level(logging.WARNING, logger="lostmid_jax.kernels"):
             reason = build.unavailable_reason()

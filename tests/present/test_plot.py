@@ -16,17 +16,11 @@ from lostmid_jax.experiments import EXPERIMENTS
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
-# step0's heat map of the shared run, drawn late in a pytest process, has one strip label shifted by a fraction
-# of a pixel (about 120 antialiased pixels) against its redraw; cause not found. A run made by the command and
-# its redraw by `lostmid plot` in a fresh process (how users make them) were pixel for pixel equal on a quiet
-# machine: below (-m slow), not yet reliably.
-IN_PROCESS_DRIFT = {"step0": ("heatmap_toy.png",)}
-
-
-# slow, not extended: it passes on a quiet machine, but in the full `-m extended` run and once alone beside
-# another test run the heat map of these two child processes differed the same way; the cause of this
-# sub-pixel drift is not found yet
-@pytest.mark.slow
+# extended: two commands in their own processes (~40 s). It was moved to slow when step0's heat map of a run
+# differed from its redraw in ~120 pixels (glyphs of one strip label): constrained layout's positions differ in
+# the last bits with the process's memory, and that label's glyphs sit on 1/64-pixel ties. plots._layout.SettledLayout
+# rounds the positions (tests/plots/test_layout.py draws the heat map after different allocations).
+@pytest.mark.extended
 def test_a_command_line_run_and_its_redraw_are_pixel_identical(tmp_path):
     """`lostmid step0` then `lostmid plot`, each its own process: every PNG redrawn equals the run's."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))}
@@ -64,8 +58,6 @@ def test_plot_redraws_every_figure_of_a_run(name, smoke_runs, tmp_path):
     for svg in tmp_path.glob("*.svg"):
         assert svg.read_text().lstrip().startswith("<?xml") and svg.stem + ".png" in saved
     for png in saved:
-        if png in IN_PROCESS_DRIFT.get(name, ()):
-            continue  # compared across processes below
         np.testing.assert_array_equal(imread(tmp_path / png), imread(run_dir / png), err_msg=png)
     assert {p.name: p.read_bytes() for p in run_dir.iterdir() if p.is_file()} == before  # the run is untouched
     assert not list(tmp_path.glob(".*"))  # no temporary files left

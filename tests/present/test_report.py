@@ -7,14 +7,17 @@ import pathlib
 import re
 import shutil
 import subprocess
+import sys
 
 import numpy as np
 import pytest
 
-from lostmid_jax import cli, runs
-from run_params import experiment_params
-from lostmid_jax.present import build_html
-from lostmid_jax.stats.intervals import wilson_interval
+sys.path.insert(0, str(pathlib.Path(__file__).parents[1] / "runs"))
+from run_params import experiment_params  # noqa: E402
+
+from lostmid_jax import cli, runs  # noqa: E402
+from lostmid_jax.present import build_html  # noqa: E402
+from lostmid_jax.stats.intervals import wilson_interval  # noqa: E402
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 URL_ATTRIBUTES = {"href", "src", "srcset", "action", "formaction", "data", "poster", "background", "cite",

@@ -150,3 +150,38 @@ def test_unknown_ids_read_from_every_tokenizer_model():
     probes = text_probes(tiny_tokenizer(), builtin_facts(3), passages=3, length=40, candidates=2)
     assert 0 not in probes.prompts  # the built-in text is known to the tiny tokenizer
     assert RANDOM_TINY in tiny_tokenizer().source
+
+
+def _qa_with_unknown_distractor(path, unknown_at: int):
+    """Multi-document QA lines (the paper's fields) whose distractor ``unknown_at`` (0-based, file order) holds the
+    word 'zorblat'; every other word is in the returned vocabulary."""
+    rows, words = [], set()
+    for e in range(4):
+        ctxs = [dict(title=f"Field {d}", text="zorblat river." if d == unknown_at else f"The river {d}.",
+                     isgold=False) for d in range(3)]
+        ctxs.insert(0, dict(title="Gate", text=f"The gate is {30 + e}.", isgold=True))
+        rows.append(dict(question=f"What is the gate {e}?", answers=[str(30 + e)], ctxs=ctxs))
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    import re
+
+    for text in path.read_text().split('"'):
+        words.update(re.findall(r"\w+|[^\w\s]", text))
+    words |= set(re.findall(r"\w+|[^\w\s]", "Document (Title: ) Question: Answer: " + " ".join(builtin_vocabulary())))
+    return str(path), sorted(words - {"zorblat"})
+
+
+@pytest.mark.parametrize("unknown_at, refused", [(0, True), (2, False)])
+def test_a_distractor_document_the_prompt_holds_is_checked(tiny, tmp_path, unknown_at, refused):
+    """With passages = 3 a prompt holds the first 2 distractors: an unknown word in the first is refused naming
+    the document; one in the third (never in a prompt) is not."""
+    facts, vocab = _qa_with_unknown_distractor(tmp_path / "qa.jsonl", unknown_at)
+    weights = tiny(word_tokenizer(vocab))
+    sizes = {**SIZES, "lengths": (64,)}
+    if not refused:
+        assert _text(diagnose, weights=weights, facts=facts, **sizes).unknown.unknown == 0
+        return
+    with pytest.raises(ValueError, match=r"^facts: the distractor 'Document \(Title: Field 0\) zorblat river\.' "
+                                         r"\(its word 'zorblat'\) maps to the unknown token \[UNK\]"):
+        _resolved(diagnose, weights=weights, facts=facts, **sizes)
+    inputs = _text(diagnose, weights=weights, facts=facts, allow_unknown_tokens=True, **sizes)
+    assert inputs.unknown.counts["distractor"] == (4, 8)

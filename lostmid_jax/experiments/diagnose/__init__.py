@@ -94,7 +94,7 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None, resolved
     if resolved is None:
         resolved = resolve(cfg).inputs
     cpu = time.process_time()
-    model_cfg, model, path, tok = measure.load(resolved, run_dir)
+    model_cfg, model, path, tok = measure.load(resolved, run_dir, cfg.checkpoint.dtype)
     probes = measure.probe_sets(cfg, model_cfg, tok)
     answer_ids = next(iter(probes.values())).answers.shape[2]
     measured = measure.measure(cfg, model, probes, progress=progress)
@@ -166,18 +166,20 @@ def page_table(tables: dict, cfg: Config):
     the overall accuracy against chance (present.page.PageTable)."""
     from ...present.page import PageTable
     from ...stats.format import fmt_ci
-    from .claims import overall_against_chance
+    from .claims import overall_against_chance, starred
 
     acc, gaps = tables["accuracy"], tables["gaps"]
     k = int(acc["passage"].max())
-    rows = []
+    rows, starred_any = [], False
     for length, rates in acc.groupby("length", sort=False):
         rates = rates.sort_values("passage")
         cells = [fmt_ci(r.accuracy, r.accuracy_lo, r.accuracy_hi, ".2f", missing="") for r in rates.itertuples()]
         gap = gaps[(gaps["length"] == length) & (gaps["measure"] == "accuracy")].iloc[0]
         overall, lo, hi, reading = overall_against_chance(rates["accuracy"].to_numpy(float),
                                                           int(rates["examples"].iloc[0]), float(rates["chance"].iloc[0]))
-        rows.append((str(int(length)), *cells, fmt_ci(gap["mean"], gap["lo"], gap["hi"], "+.2f", missing=""),
+        beyond = "extrapolated" in rates and int(rates["extrapolated"].iloc[0]) == 1
+        starred_any |= beyond
+        rows.append((starred(length, beyond), *cells, fmt_ci(gap["mean"], gap["lo"], gap["hi"], "+.2f", missing=""),
                      str(gap["verdict"]), f"{overall:.2f} [{lo:.2f}, {hi:.2f}]", reading))
     chance = float(acc["chance"].iloc[0])
     return PageTable(("T", *(f"passage {p}" for p in range(1, k + 1)), "middle - ends [95% CI]", "verdict",
@@ -185,7 +187,9 @@ def page_table(tables: dict, cfg: Config):
                      note="Multiple-choice accuracy (the right answer ranked first among the candidates; ties count "
                           "as wrong) by the passage holding the fact, 95% Wilson intervals; middle - ends: the paired "
                           "gap with its 95% bootstrap interval and the position test's verdict (middle worse: a "
-                          "valley). From accuracy.csv and gaps.csv; exact match and log P in the tables below.",
+                          "valley). From accuracy.csv and gaps.csv; exact match and log P in the tables below."
+                          + (" T*: measured beyond the checkpoint's trained context (--allow-extrapolation)."
+                             if starred_any else ""),
                      outcomes=(k + 2, k + 4))
 
 
@@ -200,10 +204,10 @@ def resolve(cfg: Config):
     """The checkpoint looked up once and every refusal that needs it (:meth:`Config.check_checkpoint`), before
     any model loads: runner.Resolved(the config with method "auto" replaced by the method that runs, by the
     checkpoint's width; the probes.checkpoint.ResolvedCheckpoint every later step reads)."""
-    from ...probes.checkpoint import resolve_checkpoint
+    from ...probes.checkpoint import look_up_checkpoint
     from ..runner import Resolved
 
-    checkpoint = resolve_checkpoint(cfg.checkpoint, cfg.probe)
+    checkpoint = look_up_checkpoint(cfg.checkpoint, cfg.probe)
     cfg.check_checkpoint(checkpoint)
     return Resolved(dataclasses.replace(cfg, method=cfg.resolved_method(checkpoint.model_config.width)), checkpoint)
 

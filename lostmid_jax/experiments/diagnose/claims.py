@@ -135,7 +135,7 @@ def table(result) -> str:
     lines = [head, "-" * len(head)]
     for length, test in result.measured["tests"].items():
         pos = test["position"]
-        shown = f"{length}*" if test.get("extrapolated") else str(length)
+        shown = starred(length, test.get("extrapolated"))
         for p in range(pos.passages):
             lines.append(f"{shown:>6} {p + 1:>7} {test['fact_x'][p]:>6.2f}  "
                          f"{_ci(pos.accuracy[p], pos.accuracy_lo[p], pos.accuracy_hi[p]):<24} "
@@ -159,6 +159,11 @@ def table(result) -> str:
 PASTE_HEADER = ["T", "passage", "fact x", "MC accuracy [95% CI]", "exact match [95% CI]", "mean log P [95% CI]"]
 
 
+def starred(length, extrapolated) -> str:
+    """T as the tables show it: starred when that length was measured beyond the trained context."""
+    return f"{int(length)}{'*' if extrapolated else ''}"
+
+
 def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
     """``lostmid table``: accuracy by (length, passage) with Wilson intervals, then the baseline rows, from the
     run's accuracy.csv and baselines.csv; a length measured beyond the trained context is starred."""
@@ -167,10 +172,7 @@ def main_table(tables: dict, verdict=None) -> tuple[list[str], list[list[str]]]:
     def cells(row) -> list[str]:
         return [_ci(row[n], row[f"{n}_lo"], row[f"{n}_hi"]) for n in ("accuracy", "exact", "logprob")]
 
-    def length(row) -> str:
-        return f"{int(row['length'])}{'*' if row.get('extrapolated', 0) == 1 else ''}"
-
-    rows = [[length(r), str(int(r["passage"])), f"{r['fact_x']:.2f}", *cells(r)]
+    rows = [[starred(r["length"], r.get("extrapolated", 0) == 1), str(int(r["passage"])), f"{r['fact_x']:.2f}", *cells(r)]
             for _, r in needed(tables, "accuracy", "diagnose").iterrows()]
     if "baselines" in tables:
         rows += [["", str(r["condition"]), "", *cells(r)] for _, r in tables["baselines"].iterrows()]

@@ -82,7 +82,7 @@ class Config:
         return self.checkpoint.title
 
     def check_checkpoint(self, checkpoint) -> None:
-        """The refusals that need the checkpoint (``probes.checkpoint.resolve_checkpoint``'s value, text mode's
+        """The refusals that need the checkpoint (``probes.checkpoint.look_up_checkpoint``'s value, text mode's
         checks already done there): layers within its depth, the lengths within its trained context, the run's
         cost within the resource limits (ValueError, one line naming the field)."""
         model_cfg = checkpoint.model_config

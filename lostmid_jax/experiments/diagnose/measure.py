@@ -2,7 +2,7 @@
 
 Shapes: E examples, k passages, T prompt tokens, H layers, N heads, S profile examples.
 
-    model_cfg, model, path, tok = load(checkpoint, run_dir)   # as resolved (--smoke writes its own first)
+    model_cfg, model, path, tok = load(checkpoint, run_dir, dtype)   # as resolved (--smoke writes its own first)
     probes = probe_sets(cfg, model_cfg, tok)              # {T: probes.ProbeSet [E, k, T]} for T in cfg.probe.lengths
     out = measure(cfg, model, probes, progress=True)      # a dict of arrays and results (below)
 
@@ -23,14 +23,14 @@ from .config import TINY_GAIN, Config
 _LOG = logging.getLogger(__name__)
 
 
-def load(checkpoint, run_dir):
+def load(checkpoint, run_dir, dtype: str):
     """(DecoderConfig, Decoder, directory, tokenizer or None) of the checkpoint as resolved
     (:func:`probes.checkpoint.load_checkpoint`); the --smoke checkpoint's weight matrices are scaled by TINY_GAIN
     (std 0.02 -> 0.1) so that its attention is not uniform: a stand-in for a trained model, compared with Step-0
     inits of std 0.02."""
     from ...probes.checkpoint import load_checkpoint
 
-    return load_checkpoint(checkpoint, run_dir, gain=TINY_GAIN)
+    return load_checkpoint(checkpoint, run_dir, dtype=dtype, gain=TINY_GAIN)
 
 
 def probe_sets(cfg: Config, model_cfg, tok) -> dict:

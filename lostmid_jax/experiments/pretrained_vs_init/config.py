@@ -92,10 +92,8 @@ def look_up(cfg: Config):
     missing or unreadable, or the hub id is not cached."""
     from ...nn.hf import config_from_hf
     from ...probes.checkpoint import ResolvedCheckpoint, read_source
-    from ...probes.settings import CheckpointSettings
 
     source = cfg.checkpoint
     path, raw, model_cfg = read_source(source, RANDOM_TINY, lambda: config_from_hf(TINY_GPT2)[1])
     cfg.check_checkpoint(model_cfg)
-    return ResolvedCheckpoint(CheckpointSettings(weights=source.weights, allow_download=source.allow_download), path,
-                              raw, model_cfg)
+    return ResolvedCheckpoint(source, path, raw, model_cfg)

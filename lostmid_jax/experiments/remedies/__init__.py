@@ -72,10 +72,10 @@ class Result:
 def resolve(cfg: Config):
     """The checkpoint looked up once and every refusal that needs it (:meth:`Config.check_checkpoint`), before
     any model loads: runner.Resolved(cfg, the probes.checkpoint.ResolvedCheckpoint every later step reads)."""
-    from ...probes.checkpoint import resolve_checkpoint
+    from ...probes.checkpoint import look_up_checkpoint
     from ..runner import Resolved
 
-    checkpoint = resolve_checkpoint(cfg.checkpoint, cfg.probe, marker=cfg.markers)
+    checkpoint = look_up_checkpoint(cfg.checkpoint, cfg.probe, marker=cfg.markers)
     cfg.check_checkpoint(checkpoint)
     return Resolved(cfg, checkpoint)
 
@@ -89,7 +89,7 @@ def run(cfg: Config, run_dir=None, *, progress: bool = True, mesh=None, resolved
     if resolved is None:
         resolved = resolve(cfg).inputs
     cpu = time.process_time()
-    model_cfg, model, path, tok = load_checkpoint(resolved, run_dir)
+    model_cfg, model, path, tok = load_checkpoint(resolved, run_dir, dtype=cfg.checkpoint.dtype)
     probes = build_probes(cfg.probe, tok, model_cfg.vocab_size, cfg.length, low=cfg.low)
     ids = cfg.marker_ids(tok) if any(r.startswith("markers") for r in cfg.remedies) else None
     estimate = cfg.cost(model_cfg, probes.answers.shape[2], len(ids or [1])).seconds

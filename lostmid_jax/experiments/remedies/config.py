@@ -111,7 +111,7 @@ class Config:
         return self.marker if self._markers() else None
 
     def check_checkpoint(self, checkpoint) -> None:
-        """The refusals that need the checkpoint (``probes.checkpoint.resolve_checkpoint``'s value, text mode's
+        """The refusals that need the checkpoint (``probes.checkpoint.look_up_checkpoint``'s value, text mode's
         checks already done there): a marker id within its vocabulary, the length (markers and answer included)
         within its trained context, the run's cost within the resource limits (ValueError naming the field)."""
         model_cfg = checkpoint.model_config

@@ -65,7 +65,8 @@ class Result:
       units: {(preset, variant): [arrays of each seed's unit]}.
       summaries: {(preset, variant): summary dict} (:func:`.tables.summarize`).
       priors: {(preset, variant): the model's theory prior} (:func:`lostmid_jax.analysis.prior_for`).
-      peak_rss_gb: the process's peak resident memory after the run.
+      peak_rss_gb: the process's peak resident memory after the run, GB = 1e9 bytes
+        (:func:`lostmid_jax.resources.peak_resident_bytes`: its own, not the launching process's).
     """
 
     config: Config
@@ -97,10 +98,9 @@ def run(cfg: Config, run_dir, *, progress: bool = True, mesh=None) -> Result:
 
 
 def _run(cfg: Config, run_dir, *, progress: bool, mesh) -> Result:
-    import resource
-
     from ...analysis import prior_for
     from ...analysis.measured_prior import measured_content_prior
+    from ...resources import peak_resident_bytes
     from ..runner import writes_files
     from . import measure, tables
 
@@ -119,7 +119,7 @@ def _run(cfg: Config, run_dir, *, progress: bool, mesh) -> Result:
     if writes_files():
         _LOG.info(f"step0: summaries and 95% CIs ({cfg.n_boot} bootstrap replicates)")
     summaries = tables.summarize(units, cfg.band, priors, n_boot=cfg.n_boot) if writes_files() else {}
-    peak_gb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    peak_gb = peak_resident_bytes() / 1e9
     return Result(cfg, units, summaries, priors, peak_gb)
 
 

@@ -20,8 +20,9 @@ always held:
 :func:`check` (step0's ``resolve``: before the run directory is claimed) refuses a run whose peak is over
 ``max_memory_gb`` (lostmid_jax.resources: ``--limits``) with one line naming the preset, its length and chunk and
 the flag; where the automatic chunk's peak is over it and a smaller chunk fits, the units run with that chunk
-(:func:`engine_chunk`; the automatic one otherwise, so results below the limit do not change); benchmarks/step0_memory.py measures the peak
-(ru_maxrss of a run in its own process) against :func:`plan`.
+(:func:`engine_chunk`; the automatic one otherwise, so results below the limit do not change).
+benchmarks/step0_memory.py measures the peak of a run in its own process (its VmHWM:
+:func:`lostmid_jax.resources.peak_resident_bytes`) against :func:`plan`.
 """
 
 from __future__ import annotations

@@ -31,11 +31,12 @@ def convergence_figure(tables, preset: str):
     from ...plots.scales import error_lengths
 
     from ...plots import style
+    from ...plots._layout import layout_engine
 
     variant = _best_variant(tables["variants"], preset)
     conv = tables["convergence"]
     conv = conv[(conv["preset"] == preset) & (conv["variant"] == variant)]
-    fig = Figure(figsize=(9.0, 3.6), layout="constrained")
+    fig = Figure(figsize=(9.0, 3.6), layout=layout_engine("constrained"))
     ax_s, ax_w = fig.subplots(1, 2)
     groups = list(conv.groupby(["raw", "bins"], sort=False))
     for i, (_, g) in enumerate(groups):
@@ -72,11 +73,12 @@ def variants_figure(tables, preset: str):
     from ...analysis.theory_variants import LABELS, VARIANTS
 
     from ...plots import style
+    from ...plots._layout import layout_engine
 
     prof = tables["profiles"]
     prof = prof[prof["preset"] == preset].sort_values("j")
     x = prof["x"].to_numpy(float)
-    fig = Figure(figsize=(6.4, 4.0), layout="constrained")
+    fig = Figure(figsize=(6.4, 4.0), layout=layout_engine("constrained"))
     ax = fig.subplots()
     p, se = prof["p_mean"].to_numpy(float), prof["p_sem"].to_numpy(float)
     ax.fill_between(x, np.maximum(p - 2 * se, p * 1e-3), p + 2 * se, color="0.75", label=r"$\pm 2$ SEM")
@@ -96,10 +98,11 @@ def layers_figure(tables):
     from matplotlib.figure import Figure
 
     from ...plots import style
+    from ...plots._layout import layout_engine
 
     layers = tables["layers"]
     names = list(dict.fromkeys(layers["preset"]))
-    fig = Figure(figsize=(10.0, 3.6), layout="constrained")
+    fig = Figure(figsize=(10.0, 3.6), layout=layout_engine("constrained"))
     ax_kl, ax_a, ax_g = fig.subplots(1, 3)
     for i, name in enumerate(names):
         g = layers[layers["preset"] == name].sort_values("layer")
@@ -127,10 +130,11 @@ def noise_figure(tables):
     from ...plots.scales import error_lengths
 
     from ...plots import style
+    from ...plots._layout import layout_engine
 
     noise = tables["noise"]
     widths = sorted(set(int(w) for w in noise["width"]))
-    fig = Figure(figsize=(8.0, 3.6), layout="constrained")
+    fig = Figure(figsize=(8.0, 3.6), layout=layout_engine("constrained"))
     ax_n, ax_w = fig.subplots(1, 2)
     for i, w in enumerate(widths):
         g = noise[noise["width"] == w].sort_values("seeds")
