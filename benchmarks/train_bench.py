@@ -35,7 +35,7 @@ the AVX2 rows are the AVX2 build, LOSTMID_FUSED_CPU_ISA=avx2, on the same cores)
   AVX2 after (8-key tiles, 2 columns) JAX 11.45-12.44 PyTorch 8.99-10.77  ratio 1.15-1.27
   AVX-512 (16-key tiles, 4 columns)   JAX 13.10-13.21 PyTorch 10.72-10.88 ratio 1.21-1.22
 Then (same processor, --rounds 4 --steps 20, load 0.5-1.7, before and after in one session): the step's
-temporaries in 2 MiB heaps (train.step.CPU_HEAP_BYTES; one 76 MB block had cost ~18,500 page faults
+temporaries in 2 MiB heaps (cpu_heaps.CPU_HEAP_BYTES; one 76 MB block had cost ~18,500 page faults
 per step) and the kernel's exponentials inline:
   AVX2    before JAX 12.45 PyTorch 10.64 ratio 1.17; after JAX 17.05-17.30 PyTorch 10.65-10.76 ratio 1.58-1.62
   AVX-512 before JAX 13.41 PyTorch 11.06 ratio 1.21; after JAX 15.38-17.37 PyTorch 8.22-10.65 ratio 1.63-1.87

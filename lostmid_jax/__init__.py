@@ -52,6 +52,7 @@ this list, the layers and the commands below against the source):
     untrusted      the one reader of outside JSON and text (regular files, bounded, UTF-8, named errors).
     compile_cache  JAX's persistent compilation cache of the commands.
     compile_time   seconds JAX spends compiling, from its monitoring events (--profile).
+    cpu_heaps      XLA's per-heap size limit for jitted steps on CPU (temporaries reused, not re-mapped).
     validation   argument checks: a ValueError naming the argument and range.
     _lazy        lazy package attributes (importing a package loads no jax).
     _moved       old addresses kept for one release: the registry (old -> new, end release) and
@@ -60,7 +61,7 @@ this list, the layers and the commands below against the source):
 Layers, top to bottom: each imports only the groups to its right (">"):
     cli > experiments > train, probes > retrieval > analysis > nn > kernels > io, results, report > present
     > plots > stats > theory > masks > resources > runs > native
-    > atomic, validation, untrusted, compile_cache, compile_time, parallel, _lazy > _moved
+    > atomic, validation, untrusted, compile_cache, compile_time, parallel, _lazy > cpu_heaps, _moved
 
 Commands (``lostmid --help``): lostmid theory | sweep | counterfactuals | step0 |
 step0-study | compare | train | remedies | diagnose | rerun | plot | report | table.

@@ -20,6 +20,8 @@ import functools
 import jax
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
+from ..cpu_heaps import cpu_compiler_options
+
 from .mesh import AXIS, check_mesh, default_mesh, mesh_size
 
 
@@ -41,7 +43,10 @@ def shard_batch(mesh: Mesh, batch):
 
 @functools.lru_cache(maxsize=16)
 def _replicated_step(step_fn, mesh: Mesh):
-    return jax.jit(step_fn, out_shardings=NamedSharding(mesh, PartitionSpec()))
+    """step_fn jitted with replicated outputs: a jitted step is re-jitted from its Python function (a nested jit
+    may not carry XLA options) with :func:`lostmid_jax.cpu_heaps.cpu_compiler_options`."""
+    return jax.jit(getattr(step_fn, "__wrapped__", step_fn), out_shardings=NamedSharding(mesh, PartitionSpec()),
+                   compiler_options=cpu_compiler_options())
 
 
 def data_parallel(mesh, params, opt_state, step_fn):

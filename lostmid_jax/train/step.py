@@ -19,6 +19,7 @@ import jax.numpy as jnp
 import optax
 from flax import nnx
 
+from ..cpu_heaps import cpu_compiler_options
 from ..nn import Execution
 from .config import TrainConfig, training_execution
 
@@ -74,22 +75,6 @@ def losses(model, batch: dict, streams: int = 1, execution: Execution | None = N
 
 
 _STEPS = {}
-
-CPU_HEAP_BYTES = 2 << 20
-"""On the CPU backend, the most bytes of one of the step's temporary heaps (XLA's
-xla_multiheap_size_constraint_per_heap). XLA allocates a step's temporaries afresh on
-every call; as one block (76 MB for benchmarks/train_bench.py's model) glibc maps it
-with mmap and unmaps it on return, so every call took ~18,500 page faults (about a
-quarter of the step's CPU time); blocks this small are reused from malloc's heap."""
-
-
-def cpu_compiler_options() -> dict | None:
-    """XLA options of the training step's compilation: :data:`CPU_HEAP_BYTES` on the CPU backend, else None.
-    They change where the step's temporaries live, never what it computes."""
-    if jax.default_backend() != "cpu":
-        return None
-    return {"xla_multiheap_size_constraint_per_heap": CPU_HEAP_BYTES}
-
 
 def train_step_for(graphdef, cfg: TrainConfig, streams: int | None = None, execution: Execution | None = None):
     """The jitted step for this graph and optimizer, cached so runs that share

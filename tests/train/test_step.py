@@ -34,14 +34,16 @@ def test_the_first_step_clips_the_global_norm_then_takes_adamws_step():
 
 
 def test_the_cpu_heap_option_changes_where_temporaries_live_not_the_step(monkeypatch):
-    """On the CPU backend the step is compiled with XLA's per-heap size limit (CPU_HEAP_BYTES); the
+    """On the CPU backend the step is compiled with XLA's per-heap size limit (cpu_heaps.CPU_HEAP_BYTES); the
     parameters after two steps are bit-identical to those of the step compiled without it."""
     import jax
 
     from lostmid_jax.train import init_state, tasks, toy_model
     from lostmid_jax.train import step as step_module
 
-    assert step_module.cpu_compiler_options() == {"xla_multiheap_size_constraint_per_heap": step_module.CPU_HEAP_BYTES}
+    from lostmid_jax.cpu_heaps import CPU_HEAP_BYTES
+
+    assert step_module.cpu_compiler_options() == {"xla_multiheap_size_constraint_per_heap": CPU_HEAP_BYTES}
     cfg = TrainConfig(task="lm", model=toy_model(depth=1, width=16, vocab=32), lm_length=16, lm_batch=4,
                       doc_length=16, steps=10, kv_pairs=2, needle_bins=2)
     graphdef, params, opt = init_state(cfg)
