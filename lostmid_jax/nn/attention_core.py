@@ -247,9 +247,10 @@ def _cotangent_grads(spec, saved, d_out):
         dp = jnp.einsum("bgcqk,bgmk->bgcqm", do, vh[:, :, k0:k1], precision="highest")
         delta = jnp.sum(do * _rows(oh, q0, q1)[:, :, None], axis=-1, keepdims=True)
         ds = p[:, :, None] * (dp - delta)  # [B, G, C, R T, Lk]
-        q_each = jnp.broadcast_to(q_rows[:, :, None], do.shape)
-        dk_t = dk_t.at[..., k0:k1].add(jnp.einsum("bgcqk,bgcqm->bgckm", q_each, ds, precision="highest"))
-        dq.append(jnp.einsum("bgcqm,bgmk->bgcqk", ds, kh[:, :, k0:k1],
+        q_each = jnp.broadcast_to(jnp.swapaxes(q_rows, 2, 3)[:, :, None], (b, g, c, kd, r * (q1 - q0)))
+        k_each = jnp.broadcast_to(kh[:, :, None, k0:k1], (b, g, c, k1 - k0, kd))
+        dk_t = dk_t.at[..., k0:k1].add(jnp.einsum("bgckq,bgcqm->bgckm", q_each, ds, precision="highest"))
+        dq.append(jnp.einsum("bgcqm,bgcmk->bgcqk", ds, k_each,
                              precision="highest").reshape(b, g, c, r, q1 - q0, kd))
     if spec.freeze_probs:
         d_q = jnp.zeros((c, b, length, g, r, kd), q_dtype)
