@@ -22,6 +22,12 @@ in FlashAttention, Dao et al. 2022):
 
 With ``freeze_probs`` the probabilities are constants (value pathway): dQ = dK = 0.
 Scores, probabilities and the backward run in >= float32.
+
+A batch of C cotangents of the same forward (jax.vmap of the VJP, as in
+jacrev and the Jacobian engine) runs as one backward (jax.custom_batching):
+P is formed once, the C cotangents sit beside the query rows, and dK, dV are
+accumulated transposed, so no [C, R T, Lk] array is ever transposed (XLA
+otherwise copied dS' transposed for dK: a third of the engine's time).
 """
 
 from __future__ import annotations
@@ -182,39 +188,77 @@ def _attend_fwd(q, k, v, positions, segment_ids, spec):
 
 
 def _attend_bwd(spec, saved, d_out):
-    """Without ``keep_probs`` P = exp(Qs K^T + bias - lse) is recomputed from the saved log-sum-exp.
+    return (*_input_grads(spec)(saved, d_out), None, None)
 
-    With scaled queries Qs = Q / sqrt(Dh):
-        dV += P^T dO,   dP = dO V^T,   dS' = P (dP - rowsum(dO O)),
-        dQ = dS' K / sqrt(Dh),   dK += dS'^T Qs.
+
+@functools.cache
+def _input_grads(spec):
+    """(d_q, d_k, d_v) of one output cotangent, whose batching rule (jax.custom_batching)
+    runs a batch of cotangents sharing the residuals (the Jacobian engine's vmap) as one
+    :func:`_cotangent_grads` call; any other batching falls back to vmapping the single case."""
+
+    def single(saved, d_out):
+        return tuple(g[0] for g in _cotangent_grads(spec, saved, d_out[None]))
+
+    @jax.custom_batching.custom_vmap
+    def grads(saved, d_out):
+        return single(saved, d_out)
+
+    @grads.def_vmap
+    def _batched(axis_size, in_batched, saved, d_out):
+        saved_batched, d_out_batched = in_batched
+        if d_out_batched and not any(jax.tree.leaves(saved_batched)):
+            return _cotangent_grads(spec, saved, d_out), (True, True, True)
+        axes = jax.tree.map(lambda batched: 0 if batched else None, (saved_batched, d_out_batched))
+        return jax.vmap(single, in_axes=axes, axis_size=axis_size)(saved, d_out), (True, True, True)
+
+    return grads
+
+
+def _cotangent_grads(spec, saved, d_out):
+    """(d_q, d_k, d_v) for C output cotangents d_out [C, B, L, G, R, Dh] sharing the residuals.
+
+    Without ``keep_probs`` P = exp(Qs K^T + bias - lse) is recomputed once from the saved
+    log-sum-exp. With scaled queries Qs = Q / sqrt(Dh), per block and cotangent:
+        dV^T += dO^T P,   dP = dO V^T,   dS' = P (dP - rowsum(dO O)),
+        dQ = dS' K / sqrt(Dh),   dK^T += Qs^T dS'.
+    Every product contracts the L^2-sized operand (P, dS') over its leading axis or
+    its last, so no [C, R T, Lk] array is ever transposed: dK and dV are accumulated
+    transposed ([.., Dh, L], small) and the cotangents C sit beside the query rows.
+    Returns [C, ...] arrays shaped like q, k, v.
     """
     (qs, kh, vh, oh, blocks), positions, segment_ids = saved
     q_dtype = d_out.dtype  # the output has the dtype of q (and k, v: the compute dtype)
     b, g, r, length, kd = qs.shape
+    c = d_out.shape[0]
     sdt = oh.dtype
-    doh = jnp.moveaxis(d_out, 1, 3).astype(sdt)  # [B, G, R, L, Dh]
-    dq, dk, dv = [], jnp.zeros(kh.shape, sdt), jnp.zeros(vh.shape, sdt)
+    doh = jnp.transpose(d_out, (1, 3, 0, 4, 2, 5)).astype(sdt)  # [B, G, C, R, L, Dh]
+    dq, dk_t, dv_t = [], jnp.zeros((b, g, c, kd, length), sdt), jnp.zeros((b, g, c, kd, length), sdt)
     for ((q0, q1), (k0, k1)), saved_block in zip(spec.blocks(length), blocks):
-        q_rows, do = _rows(qs, q0, q1), _rows(doh, q0, q1)  # [B, G, R T, Dh]
+        q_rows = _rows(qs, q0, q1)  # [B, G, R T, Dh]
+        do = doh[:, :, :, :, q0:q1].reshape(b, g, c, r * (q1 - q0), kd)  # [B, G, C, R T, Dh]
         if spec.keep_probs:
             p = saved_block
         else:
             p = jnp.exp(_block_scores(spec, q_rows, kh, positions, segment_ids, (q0, q1), (k0, k1)) - saved_block)
-        dv = dv.at[:, :, k0:k1].add(jnp.einsum("bgqm,bgqk->bgmk", p, do, precision="highest"))
+        dv_t = dv_t.at[..., k0:k1].add(jnp.einsum("bgcqk,bgqm->bgckm", do, p, precision="highest"))
         if spec.freeze_probs:
             continue
-        dp = jnp.einsum("bgqk,bgmk->bgqm", do, vh[:, :, k0:k1], precision="highest")
-        delta = jnp.sum(do * _rows(oh, q0, q1), axis=-1, keepdims=True)
-        ds = p * (dp - delta)
-        dk = dk.at[:, :, k0:k1].add(jnp.einsum("bgqm,bgqk->bgmk", ds, q_rows, precision="highest"))
-        dq.append(jnp.einsum("bgqm,bgmk->bgqk", ds, kh[:, :, k0:k1],
-                             precision="highest").reshape(b, g, r, q1 - q0, kd))
+        dp = jnp.einsum("bgcqk,bgmk->bgcqm", do, vh[:, :, k0:k1], precision="highest")
+        delta = jnp.sum(do * _rows(oh, q0, q1)[:, :, None], axis=-1, keepdims=True)
+        ds = p[:, :, None] * (dp - delta)  # [B, G, C, R T, Lk]
+        q_each = jnp.broadcast_to(jnp.swapaxes(q_rows, 2, 3)[:, :, None], (b, g, c, kd, r * (q1 - q0)))
+        k_each = jnp.broadcast_to(kh[:, :, None, k0:k1], (b, g, c, k1 - k0, kd))
+        dk_t = dk_t.at[..., k0:k1].add(jnp.einsum("bgckq,bgcqm->bgckm", q_each, ds, precision="highest"))
+        dq.append(jnp.einsum("bgcqm,bgcmk->bgcqk", ds, k_each,
+                             precision="highest").reshape(b, g, c, r, q1 - q0, kd))
     if spec.freeze_probs:
-        d_q = jnp.zeros(qs.shape, q_dtype)
+        d_q = jnp.zeros((c, b, length, g, r, kd), q_dtype)
     else:
-        d_q = jnp.concatenate(dq, axis=3) / jnp.sqrt(jnp.asarray(kd, sdt))
-    d_q = jnp.moveaxis(d_q, 3, 1).astype(q_dtype)
-    return d_q, _heads_major(dk).astype(q_dtype), _heads_major(dv).astype(q_dtype), None, None
+        d_q = jnp.concatenate(dq, axis=4) / jnp.sqrt(jnp.asarray(kd, sdt))  # [B, G, C, R, L, Dh]
+        d_q = jnp.transpose(d_q, (2, 0, 4, 1, 3, 5)).astype(q_dtype)
+    d_k, d_v = (jnp.transpose(t, (2, 0, 4, 1, 3)).astype(q_dtype) for t in (dk_t, dv_t))  # [C, B, L, G, Dh]
+    return d_q, d_k, d_v
 
 
 _attend.defvjp(_attend_fwd, _attend_bwd)

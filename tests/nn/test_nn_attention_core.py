@@ -160,3 +160,41 @@ def test_trace_time_mask_constants_grow_as_length_times_block():
     constants = sum(len(h) // 2 for h in re.findall(r'dense<"0x([0-9A-Fa-f]+)">', text))
     diagonal = (length // block) * r * block * block * 4  # 1 MB; the whole causal triangle would be ~4.2 MB
     assert diagonal * 0.9 <= constants <= diagonal * 1.1, constants
+
+
+@pytest.mark.parametrize("keep_probs, freeze_probs", [(False, False), (True, False), (True, True)])
+def test_batched_cotangents_equal_one_vjp_at_a_time(keep_probs, freeze_probs):
+    """The backward's batching rule: a vmap over cotangents of one forward (one backward for all, the
+    Jacobian engine's route) and a vmap over inputs (the fallback, every residual batched) both equal a
+    loop of single VJPs, which equal JAX's autodiff of plain softmax attention (GQA, causal, 2 blocks)."""
+    from lostmid_jax.nn import MaskSpec
+    from lostmid_jax.nn.attention_core import CoreSpec, blocked_attention
+
+    b, length, g, r, kd, c = 2, 11, 2, 2, 4, 3
+    keys = jax.random.split(jax.random.key(5), 5)
+    q = jax.random.normal(keys[0], (b, length, g, r, kd), jnp.float64)
+    k, v = (jax.random.normal(key, (b, length, g, kd), jnp.float64) for key in keys[1:3])
+    cots = jax.random.normal(keys[3], (c, b, length, g, r, kd), jnp.float64)
+    core = CoreSpec(MaskSpec("causal"), alibi=False, block=6, freeze_probs=freeze_probs, keep_probs=keep_probs)
+    positions = jnp.arange(length)[None]
+
+    def plain(q, k, v):  # softmax over j <= i, probabilities held fixed with freeze_probs
+        s = jnp.einsum("blgrk,bmgk->bgrlm", q, k) / np.sqrt(kd)
+        p = jax.nn.softmax(jnp.where(np.tri(length, dtype=bool), s, -jnp.inf), axis=-1)
+        p = jax.lax.stop_gradient(p) if freeze_probs else p
+        return jnp.einsum("bgrlm,bmgk->blgrk", p, v)
+
+    def grads(f, q, k, v, cot):
+        return jax.vjp(f, q, k, v)[1](cot)
+
+    blocked = lambda q, k, v: blocked_attention(q, k, v, positions, None, core)  # noqa: E731
+    one_forward = jax.jit(lambda cots: jax.vmap(jax.vjp(blocked, q, k, v)[1])(cots))(cots)
+    inputs_batched = jax.jit(jax.vmap(lambda q, cot: grads(blocked, q, k, v, cot)))(q + cots, cots)
+    for i in range(c):
+        want = grads(plain, q, k, v, cots[i])
+        single = grads(blocked, q, k, v, cots[i])
+        for got_one, got_single, w in zip(one_forward, single, want):
+            np.testing.assert_allclose(got_one[i], w, rtol=0, atol=1e-12)
+            np.testing.assert_allclose(got_single, w, rtol=0, atol=1e-12)
+        for got, w in zip(inputs_batched, grads(plain, q + cots[i], k, v, cots[i])):
+            np.testing.assert_allclose(got[i], w, rtol=0, atol=1e-12)
