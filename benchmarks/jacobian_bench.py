@@ -28,8 +28,8 @@ torch.func.jacrev 58-61 s; agreement ~2e-7 relative.
 
 --paired 16 --rounds 2 (AMD EPYC Zen 4, AVX-512, 2 cores): before the batched
 attention backward (issue 37) ours 1.51 s vs autograd.functional.jacobian
-4.08 s = 2.70x (load 0.5-1.8); after it ours 0.95 s vs 2.76 s and
-3.43 s = 2.91x and 3.61x in two quiet runs (load 0.7-1.8) (docs/performance.md).
+4.08 s = 2.70x (load 0.5-1.8); after it ours 0.94-0.95 s vs 2.76, 3.43
+and 3.19 s = 2.91x, 3.61x and 3.39x in three quiet runs (load 0.7-1.8) (docs/performance.md).
 """
 
 from __future__ import annotations

@@ -56,12 +56,12 @@ def test_automatic_chunk_is_reduced_to_fit_and_a_given_chunk_is_kept():
 # VmHWM (lostmid_jax.resources.peak_resident_bytes; tests/test_resources.py checks a child's own peak).
 @pytest.mark.extended
 def test_plan_is_within_a_factor_of_the_measured_peak(monkeypatch):
-    """benchmarks/step0_memory.py at L = 2048: the measured peak resident set is within [0.6, 1.6] x the plan
-    (measured 0.50-0.82 x at L = 1024-8192, 0.82 at 2048)."""
+    """benchmarks/step0_memory.py at L = 2048: the measured peak resident set is within [0.4, 1.1] x the plan, an
+    upper bound up to noise (measured 0.57-0.73 x at L = 2048, 0.59-0.65 x at L = 512-8192 with a warm cache)."""
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
     import step0_memory as bench
 
     unit = bench.planned("toy", 2048, "randomized", 2)
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p))
     peak, _ = bench.measured("toy", 2048, "randomized", 2)
-    assert 0.6 * unit.peak <= peak <= 1.6 * unit.peak, (peak / 1e9, str(unit))
+    assert 0.4 * unit.peak <= peak <= 1.1 * unit.peak, (peak / 1e9, str(unit))

@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import dataclasses
 
-RUNTIME_BYTES = 0.6e9
-"""The interpreter, JAX, XLA's CPU runtime and the compiled programs of a small run (a toy run at L = 1024
-peaks at 0.81 GB resident, of which the parts below are ~0.1 GB)."""
+RUNTIME_BYTES = 0.8e9
+"""The interpreter, JAX, XLA's CPU runtime and the compiled programs of a small run: toy runs at L = 256-1024
+peaked at 0.55-0.81 GB resident (its own VmHWM, GB = 1e9 bytes; the most when compiling cold), of which the
+parts below are at most ~0.1 GB. 0.6e9, read in GiB-sized units before, fell below the peak at L = 512-1024."""
 
 SUMMARY_COPIES = 6
 """[B, L] float64 arrays the summary's bootstrap holds at once (means, ranks, sort order, temporaries)."""
